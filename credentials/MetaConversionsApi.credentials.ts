@@ -1,0 +1,88 @@
+import { createHmac } from 'node:crypto';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+
+/** Meta dataset (pixel) + Conversions API access token. */
+export class MetaConversionsApi implements ICredentialType {
+	name = 'metaConversionsApi';
+
+	displayName = 'Meta Conversions API';
+
+	icon: Icon = { light: 'file:../icons/meta.svg', dark: 'file:../icons/meta.dark.svg' };
+
+	documentationUrl =
+		'https://developers.facebook.com/docs/marketing-api/conversions-api/get-started';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Dataset (Pixel) ID',
+			name: 'pixelId',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: '123456789012345',
+			description: 'The dataset or pixel ID from Events Manager',
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'A Conversions API access token (Events Manager → Settings → Generate access token) or a system-user token with access to the dataset',
+		},
+		{
+			displayName: 'Graph API Version',
+			name: 'apiVersion',
+			type: 'string',
+			default: 'v26.0',
+			description: 'The Graph API version to call, e.g. v26.0',
+		},
+		{
+			displayName: 'App Secret',
+			name: 'appSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Optional. When set, every request carries appsecret_proof (required by apps with "Require App Secret" on).',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: 'https://graph.facebook.com',
+			description: 'Change only for a gateway or a test stand-in',
+		},
+	];
+
+	/** The token in the query string (the test is a GET), plus appsecret_proof when configured. */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const token = String(credentials.accessToken ?? '');
+		const qs: Record<string, string> = { ...(requestOptions.qs as Record<string, string>), access_token: token };
+		const appSecret = String(credentials.appSecret ?? '');
+		if (appSecret) qs.appsecret_proof = createHmac('sha256', appSecret).update(token).digest('hex');
+		return { ...requestOptions, qs };
+	}
+
+	/** Reads the dataset with the token: proves the token, the version and the dataset ID at once. */
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{ ($credentials.baseUrl || "https://graph.facebook.com").replace(/\\/+$/, "") }}',
+			url: '={{ "/" + ($credentials.apiVersion || "v26.0") + "/" + $credentials.pixelId }}',
+			method: 'GET',
+			qs: { fields: 'id,name' },
+		},
+	};
+}

@@ -1,0 +1,173 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { meta, metaAdapter } from '../../shared';
+import { leadCapiRedisConnectionTest } from '../common/credentialTests';
+import { dedupProperties, leadInputProperties, senderOptions } from '../common/descriptions';
+import { executeSender, type SenderSpec } from '../common/executeSender';
+
+const metaSpec: SenderSpec<meta.MetaConfig, meta.MetaServerEvent> = {
+	adapter: metaAdapter,
+	credentialName: 'metaConversionsApi',
+	readConfig(ctx, credentials, options) {
+		return {
+			pixelId: String(credentials.pixelId ?? '').trim(),
+			accessToken: String(credentials.accessToken ?? ''),
+			appSecret: credentials.appSecret ? String(credentials.appSecret) : undefined,
+			apiVersion: credentials.apiVersion ? String(credentials.apiVersion) : undefined,
+			baseUrl: credentials.baseUrl ? String(credentials.baseUrl) : undefined,
+			testEventCode: options.testEventCode ? String(options.testEventCode) : undefined,
+			actionSource: ctx.getNodeParameter('actionSource', 0) as meta.MetaConfig['actionSource'],
+			limitedDataUse: (options.limitedDataUse as meta.MetaConfig['limitedDataUse']) ?? 'auto',
+		};
+	},
+	eventName(ctx, record, itemIndex) {
+		const event = ctx.getNodeParameter('event', 0) as string;
+		if (event === 'custom') return String(ctx.getNodeParameter('customEventName', itemIndex)).trim();
+		if (event !== 'fromState') return event;
+		const state = typeof record.state === 'string' ? record.state.trim().toLowerCase() : '';
+		const name = meta.META_EVENT_BY_STATE[state];
+		if (!name) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`state "${String(record.state ?? '')}" is not one of partial, lead, contact, schedule, registration, purchase`,
+				{ itemIndex },
+			);
+		}
+		return name;
+	},
+};
+
+/**
+ * Meta Conversions API sender. Programmatic rather than declarative: it batches, hashes,
+ * claims events in the dedup store and maps per-event results back to items.
+ */
+export class MetaConversions implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Meta Conversions',
+		name: 'metaConversions',
+		icon: { light: 'file:../../icons/meta.svg', dark: 'file:../../icons/meta.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{ $parameter["event"] === "custom" ? $parameter["customEventName"] : $parameter["event"] }}',
+		description:
+			'Send lead conversions to the Meta Conversions API: normalized, hashed and sent exactly once',
+		defaults: { name: 'Meta Conversions' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{ name: 'metaConversionsApi', required: true },
+			{
+				name: 'leadCapiRedisApi',
+				required: true,
+				testedBy: 'leadCapiRedisConnectionTest',
+				displayOptions: { show: { dedupStore: ['redis'] } },
+			},
+		],
+		properties: [
+			{
+				displayName: 'Event',
+				name: 'event',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Complete Registration', value: 'CompleteRegistration' },
+					{ name: 'Contact', value: 'Contact' },
+					{ name: 'Custom Event', value: 'custom' },
+					{
+						name: 'From Lead State',
+						value: 'fromState',
+						description:
+							'Partial → PartialLead, lead → Lead, contact → Contact, schedule → Schedule, registration → CompleteRegistration, purchase → Purchase',
+					},
+					{ name: 'Lead', value: 'Lead' },
+					{ name: 'Purchase', value: 'Purchase' },
+					{ name: 'Schedule', value: 'Schedule' },
+					{ name: 'Start Trial', value: 'StartTrial' },
+					{ name: 'Submit Application', value: 'SubmitApplication' },
+					{ name: 'Subscribe', value: 'Subscribe' },
+				],
+				default: 'Lead',
+			},
+			{
+				displayName: 'Custom Event Name',
+				name: 'customEventName',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'PartialLead',
+				displayOptions: { show: { event: ['custom'] } },
+			},
+			{
+				displayName: 'Action Source',
+				name: 'actionSource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'App', value: 'app' },
+					{
+						name: 'Auto',
+						value: 'auto',
+						description:
+							'Website when the lead has a page URL and a user agent, otherwise System Generated',
+					},
+					{ name: 'Business Messaging', value: 'business_messaging' },
+					{ name: 'Chat', value: 'chat' },
+					{ name: 'Email', value: 'email' },
+					{ name: 'Other', value: 'other' },
+					{ name: 'Phone Call', value: 'phone_call' },
+					{ name: 'Physical Store', value: 'physical_store' },
+					{ name: 'System Generated', value: 'system_generated' },
+					{ name: 'Website', value: 'website' },
+				],
+				default: 'auto',
+			},
+			...leadInputProperties,
+			...dedupProperties,
+			senderOptions([
+				{
+					displayName: 'Limited Data Use',
+					name: 'limitedDataUse',
+					type: 'options',
+					options: [
+						{
+							name: 'Always',
+							value: 'always',
+							description: 'Flag every event for Limited Data Use (Meta geolocates the state)',
+						},
+						{
+							name: 'Auto',
+							value: 'auto',
+							description:
+								'Flag leads in California, US (and leads whose consent says limited_data_use)',
+						},
+						{ name: 'Never', value: 'never', description: 'Send data_processing_options: []' },
+					],
+					default: 'auto',
+				},
+				{
+					displayName: 'Test Event Code',
+					name: 'testEventCode',
+					type: 'string',
+					default: '',
+					placeholder: 'TEST12345',
+					description:
+						'From Events Manager → Test Events. Meta does NOT drop test events: remove it in production.',
+				},
+			]),
+		],
+	};
+
+	methods = {
+		credentialTest: { leadCapiRedisConnectionTest },
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return executeSender(this, metaSpec);
+	}
+}

@@ -1,0 +1,209 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { LEAD_RECORD_FIELDS } from '../../shared';
+
+/*
+ * Properties every sender node shares. A sender node's description is its platform-specific
+ * properties plus these.
+ */
+
+const FIELD_OPTIONS: INodePropertyOptions[] = LEAD_RECORD_FIELDS.map((path) => ({
+	name: path,
+	value: path,
+}));
+
+export const leadInputProperties: INodeProperties[] = [
+	{
+		displayName: 'Lead Fields',
+		name: 'leadInput',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Read Lead Record From Input',
+				value: 'record',
+				description:
+					'Each input item is a canonical lead record, as the Lead Capture Trigger emits it. Fastest: nothing is evaluated per item.',
+			},
+			{
+				name: 'Map Fields',
+				value: 'map',
+				description:
+					'Start from the input record and set only the fields you choose with expressions (for CRM or form payloads)',
+			},
+		],
+		default: 'record',
+	},
+	{
+		displayName: 'Fields to Set',
+		name: 'fieldOverrides',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show: { leadInput: ['map'] } },
+		description:
+			'Only these fields are evaluated per item; every other field is read from the input record',
+		options: [
+			{
+				name: 'field',
+				displayName: 'Field',
+				values: [
+					{
+						displayName: 'Lead Record Field',
+						name: 'path',
+						type: 'options',
+						options: FIELD_OPTIONS,
+						default: 'contact.email',
+					},
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+						placeholder: '={{ $json.email }}',
+					},
+				],
+			},
+		],
+	},
+];
+
+export const dedupProperties: INodeProperties[] = [
+	{
+		displayName: 'Deduplication',
+		name: 'dedupStore',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Redis (Recommended)',
+				value: 'redis',
+				description:
+					'Claims each event in Redis before sending: exactly once across re-runs, retries, workflows and queue-mode workers',
+			},
+			{
+				name: 'In-Memory (Single Process)',
+				value: 'memory',
+				description: 'Dedup within this n8n process; forgotten on restart, not shared by workers',
+			},
+			{
+				name: 'Off',
+				value: 'off',
+				description: 'No dedup: every run sends again (the platform may or may not drop repeats)',
+			},
+		],
+		default: 'redis',
+	},
+	{
+		displayName:
+			'Dedup is off: re-running this workflow or a retried webhook sends the same events again',
+		name: 'dedupOffNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { dedupStore: ['off'] } },
+	},
+];
+
+/** Options every sender has; platform options are merged in and the result sorted by name. */
+const commonOptions: INodeProperties[] = [
+	{
+		displayName: 'Batch Size',
+		name: 'batchSize',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 1000,
+		description: 'Most events per request (capped at the platform maximum)',
+	},
+	{
+		displayName: 'Dedup TTL (Days)',
+		name: 'dedupTtlDays',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 30,
+		description:
+			'How long a sent event is remembered. Keep it longer than the platform event window (Meta: 7 days).',
+	},
+	{
+		displayName: 'Default Country',
+		name: 'defaultCountry',
+		type: 'string',
+		default: '',
+		placeholder: 'US',
+		description:
+			'Country used to read phone numbers without an international prefix when the lead has no country of its own',
+	},
+	{
+		displayName: 'Dry Run',
+		name: 'dryRun',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to only build the exact payloads and return them, without claiming or sending anything',
+	},
+	{
+		displayName: 'Event Window Policy',
+		name: 'eventWindowPolicy',
+		type: 'options',
+		options: [
+			{
+				name: 'Clamp to Window',
+				value: 'clamp',
+				description: 'Send events older than the platform window with the oldest accepted time (warning)',
+			},
+			{
+				name: 'Skip',
+				value: 'skip',
+				description: 'Do not send events older than the platform window (status skipped)',
+			},
+		],
+		default: 'clamp',
+	},
+	{
+		displayName: 'If Dedup Store Is Unavailable',
+		name: 'dedupFailMode',
+		type: 'options',
+		options: [
+			{
+				name: 'Fail the Items (Fail Closed)',
+				value: 'closed',
+				description: 'Send nothing; every item fails with a message naming the dedup store',
+			},
+			{
+				name: 'Send Anyway (Fail Open)',
+				value: 'open',
+				description:
+					"Send without a claim, marked dedup: bypassed, relying on the platform's own event ID dedup",
+			},
+		],
+		default: 'closed',
+	},
+	{
+		displayName: 'Include Payload',
+		name: 'includePayload',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to add the exact event sent to each output item',
+	},
+	{
+		displayName: 'Lead Record Field',
+		name: 'recordField',
+		type: 'string',
+		default: '',
+		placeholder: 'lead',
+		description:
+			'Where the lead record is inside each input item (dot notation). Leave empty when the item itself is the record.',
+	},
+];
+
+export function senderOptions(platformOptions: INodeProperties[]): INodeProperties {
+	const options = [...commonOptions, ...platformOptions].sort((a, b) =>
+		a.displayName.localeCompare(b.displayName),
+	);
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options,
+	};
+}

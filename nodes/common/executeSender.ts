@@ -1,0 +1,178 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import {
+	dispatch,
+	MemoryDedupStore,
+	readLeadRecord,
+	RedisDedupStore,
+	Transport,
+	withRecordFields,
+	type DedupFailMode,
+	type DedupStore,
+	type DispatchItem,
+	type EventWindowPolicy,
+	type ItemResult,
+	type LeadRecord,
+	type PlatformAdapter,
+} from '../../shared';
+import { getRedisClient, redisConfigFromCredentials } from './redisClients';
+
+/** What a sender node adds to the common path: its adapter, credential and event naming. */
+export interface SenderSpec<Config, Payload> {
+	adapter: PlatformAdapter<Config, Payload>;
+	credentialName: string;
+	/** The platform config from the credential and the node's parameters (read once per run). */
+	readConfig(
+		ctx: IExecuteFunctions,
+		credentials: ICredentialDataDecryptedObject,
+		options: IDataObject,
+	): Config;
+	/** Event name for one item; may read per-item parameters (custom names). */
+	eventName(ctx: IExecuteFunctions, record: LeadRecord, itemIndex: number): string;
+}
+
+export interface SenderOptions extends IDataObject {
+	batchSize?: number;
+	dedupTtlDays?: number;
+	defaultCountry?: string;
+	dryRun?: boolean;
+	eventWindowPolicy?: EventWindowPolicy;
+	dedupFailMode?: DedupFailMode;
+	includePayload?: boolean;
+	recordField?: string;
+}
+
+/** The in-memory store lives as long as this n8n process. */
+const memoryStore = new MemoryDedupStore();
+
+async function resolveStore(
+	ctx: IExecuteFunctions,
+): Promise<{ store: DedupStore | null; keyPrefix?: string }> {
+	const kind = ctx.getNodeParameter('dedupStore', 0) as 'redis' | 'memory' | 'off';
+	if (kind === 'off') return { store: null };
+	if (kind === 'memory') return { store: memoryStore };
+	const credentials = await ctx.getCredentials('leadCapiRedisApi');
+	const config = redisConfigFromCredentials(credentials);
+	const { client, description } = getRedisClient(config);
+	return {
+		store: new RedisDedupStore(client, { description }),
+		keyPrefix: credentials.keyPrefix ? String(credentials.keyPrefix) : undefined,
+	};
+}
+
+function errorMessage(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/** Reads each item's lead record: straight from the item, or with the user's field overrides. */
+function readItems<Config, Payload>(
+	ctx: IExecuteFunctions,
+	spec: SenderSpec<Config, Payload>,
+	items: INodeExecutionData[],
+	options: SenderOptions,
+): DispatchItem[] {
+	const mapped = ctx.getNodeParameter('leadInput', 0) === 'map';
+	const recordField = (options.recordField ?? '').trim();
+	return items.map((item, i) => {
+		let record = readLeadRecord(item.json, recordField);
+		try {
+			if (mapped) {
+				const fields = ctx.getNodeParameter('fieldOverrides.field', i, []) as Array<{
+					path: string;
+					value: unknown;
+				}>;
+				record = withRecordFields(record ?? {}, fields);
+			}
+			if (!record) {
+				return {
+					record: {},
+					eventName: '',
+					error: recordField
+						? `input item has no lead record at "${recordField}"`
+						: 'input item is not a lead record object',
+				};
+			}
+			return { record, eventName: spec.eventName(ctx, record, i) };
+		} catch (error) {
+			return { record: record ?? {}, eventName: '', error: errorMessage(error) };
+		}
+	});
+}
+
+function summary(results: ItemResult[]): string {
+	const counts: Record<string, number> = {};
+	for (const r of results) counts[r.status] = (counts[r.status] ?? 0) + 1;
+	return Object.entries(counts)
+		.map(([status, n]) => `${n} ${status}`)
+		.join(', ');
+}
+
+/**
+ * The whole execute() of a sender node: read items → dispatch through the core → one output
+ * item per input item with pairedItem. Without "Continue On Fail" the first failed item raises
+ * an error after the batch has been dispatched (the other items were sent and recorded, so a
+ * re-run sends only what is missing); with it, failed items are output with their error.
+ */
+export async function executeSender<Config, Payload>(
+	ctx: IExecuteFunctions,
+	spec: SenderSpec<Config, Payload>,
+): Promise<INodeExecutionData[][]> {
+	const items = ctx.getInputData();
+	const options = ctx.getNodeParameter('options', 0, {}) as SenderOptions;
+	const credentials = await ctx.getCredentials(spec.credentialName);
+	const config = spec.readConfig(ctx, credentials, options);
+	const dispatchItems = readItems(ctx, spec, items, options);
+	const dryRun = Boolean(options.dryRun);
+	const { store, keyPrefix } = dryRun ? { store: null, keyPrefix: undefined } : await resolveStore(ctx);
+	const transport = new Transport({
+		logger: {
+			debug: (message) => ctx.logger.debug(message),
+			warn: (message) => ctx.logger.warn(message),
+		},
+	});
+
+	const results = await dispatch(dispatchItems, {
+		adapter: spec.adapter,
+		config,
+		transport,
+		store,
+		keyPrefix,
+		failMode: options.dedupFailMode ?? 'closed',
+		committedTtlMs: Math.max(1, Number(options.dedupTtlDays ?? 30)) * 86_400_000,
+		eventWindowPolicy: options.eventWindowPolicy ?? 'clamp',
+		defaultCountry: options.defaultCountry || undefined,
+		batchSize: options.batchSize,
+		dryRun,
+		includePayload: Boolean(options.includePayload),
+	});
+
+	if (!ctx.continueOnFail()) {
+		const index = results.findIndex((r) => r.status === 'failed');
+		if (index >= 0) {
+			const failed = results[index];
+			const description = `${failed.error ?? 'failed'}. This run: ${summary(results)}. Events that were sent are recorded, so running again sends only what is missing. Turn on "Continue On Fail" to get one result per item instead.`;
+			const message = `${spec.adapter.platform}: item ${index} failed: ${failed.error ?? 'unknown error'}`;
+			if (failed.response && typeof failed.response === 'object') {
+				throw new NodeApiError(ctx.getNode(), failed.response as JsonObject, {
+					itemIndex: index,
+					message,
+					description,
+				});
+			}
+			throw new NodeOperationError(ctx.getNode(), message, { itemIndex: index, description });
+		}
+	}
+
+	return [
+		results.map((result, i) => ({
+			json: result as unknown as IDataObject,
+			pairedItem: { item: i },
+		})),
+	];
+}

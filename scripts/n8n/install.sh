@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Install a real n8n into a cache folder outside the repository (idempotent).
+#   scripts/n8n/install.sh            -> prints the install folder on stdout
+# Env: LEAD_CAPI_N8N_VERSION (default 1.123.81)
+#      LEAD_CAPI_N8N_HOME    (default ${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-lead-capi/n8n-<version>)
+# n8n is ~1.8 GB and needs ~4-5 minutes the first time; a second call returns at once.
+set -euo pipefail
+VERSION="${LEAD_CAPI_N8N_VERSION:-1.123.81}"
+DIR="${LEAD_CAPI_N8N_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-lead-capi/n8n-$VERSION}"
+log() { echo "n8n-install: $*" >&2; }
+
+MARK="$DIR/.installed"
+WANT="n8n@$VERSION abi=$(node -p process.versions.modules)"
+if [ -f "$MARK" ] && [ "$(cat "$MARK")" = "$WANT" ] && [ -f "$DIR/node_modules/n8n/bin/n8n" ]; then
+  echo "$DIR"
+  exit 0
+fi
+
+mkdir -p "$DIR"
+cd "$DIR"
+# n8n-nodes-base depends on xlsx from cdn.sheetjs.com, a tarball outside the npm
+# registry; machines that only reach the registry fail there, so pin the last
+# xlsx published on npm instead.
+cat > package.json <<JSON
+{
+  "name": "lead-capi-n8n-runtime",
+  "private": true,
+  "dependencies": { "n8n": "$VERSION" },
+  "overrides": { "xlsx": "0.18.5" }
+}
+JSON
+# node-gyp must not download Node headers (offline machines): use the local ones.
+NODE_PREFIX="$(cd "$(dirname "$(command -v node)")/.." && pwd)"
+if [ -z "${npm_config_nodedir:-}" ] && [ -f "$NODE_PREFIX/include/node/node.h" ]; then
+  export npm_config_nodedir="$NODE_PREFIX"
+fi
+t0=$(date +%s)
+log "installing n8n@$VERSION into $DIR (first time only, several minutes)"
+# --ignore-scripts: isolated-vm does not compile on Node 20 and would roll back
+# the whole install; the only native module n8n needs here is sqlite3 (below).
+npm install --no-audit --no-fund --loglevel=error --ignore-scripts >&2
+npm rebuild sqlite3 --loglevel=error >&2
+node -e "require('$DIR/node_modules/sqlite3')" || { log "sqlite3 native module does not load"; exit 1; }
+echo "$WANT" > "$MARK"
+log "n8n@$VERSION installed in $(( $(date +%s) - t0 )) s"
+echo "$DIR"

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type { ClaimBatchResult, DedupStore, SettleRequest, SettleResult } from './types';
+
+interface Entry {
+	/** `c:<token>` while claimed, `s` once committed. */
+	state: string;
+	expiresAt: number;
+}
+
+/**
+ * Dedup for one process (a single n8n instance without Redis). Same semantics as the Redis
+ * store; nothing survives a restart and nothing is shared between processes or workers.
+ */
+export class MemoryDedupStore implements DedupStore {
+	readonly description = 'In-memory dedup store (this n8n process only)';
+	private readonly entries = new Map<string, Entry>();
+	private lastSweep = 0;
+
+	constructor(private readonly clock: () => number = Date.now) {}
+
+	async claimBatch(keys: string[], claimTtlMs: number): Promise<ClaimBatchResult> {
+		const now = this.clock();
+		this.sweep(now);
+		const token = randomUUID();
+		const claim = `c:${token}`;
+		const outcomes = keys.map((key) => {
+			const entry = this.live(key, now);
+			if (!entry) {
+				this.entries.set(key, { state: claim, expiresAt: now + claimTtlMs });
+				return 'claimed' as const;
+			}
+			return entry.state === 's' ? ('sent' as const) : ('in_flight' as const);
+		});
+		return { token, outcomes };
+	}
+
+	async settleBatch(token: string, request: SettleRequest): Promise<SettleResult> {
+		const now = this.clock();
+		const claim = `c:${token}`;
+		const result: SettleResult = { committed: 0, released: 0, notOwned: [] };
+		for (const key of request.commit) {
+			const entry = this.live(key, now);
+			if (entry && entry.state !== claim) {
+				if (entry.state !== 's') result.notOwned.push(key);
+				continue;
+			}
+			this.entries.set(key, { state: 's', expiresAt: now + request.committedTtlMs });
+			result.committed++;
+		}
+		for (const key of request.release) {
+			const entry = this.live(key, now);
+			if (entry?.state === claim) {
+				this.entries.delete(key);
+				result.released++;
+			} else {
+				result.notOwned.push(key);
+			}
+		}
+		return result;
+	}
+
+	/** Number of live keys; for tests and diagnostics. */
+	size(): number {
+		const now = this.clock();
+		this.sweep(now, true);
+		return this.entries.size;
+	}
+
+	private live(key: string, now: number): Entry | undefined {
+		const entry = this.entries.get(key);
+		if (entry && entry.expiresAt <= now) {
+			this.entries.delete(key);
+			return undefined;
+		}
+		return entry;
+	}
+
+	/** Drops expired entries at most once a minute so memory stays bounded by live keys. */
+	private sweep(now: number, force = false): void {
+		if (!force && now - this.lastSweep < 60_000) return;
+		this.lastSweep = now;
+		for (const [key, entry] of this.entries) {
+			if (entry.expiresAt <= now) this.entries.delete(key);
+		}
+	}
+}

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import type Redis from 'ioredis';
+import { waitForReady } from './redisClient';
+import type { ClaimBatchResult, ClaimOutcome, DedupStore, SettleRequest, SettleResult } from './types';
+import { DedupStoreError } from './types';
+
+/*
+ * Key values: `c:<token>` while claimed (short TTL), `s` once committed (long TTL). Nothing
+ * else is stored: no personal data ever reaches Redis, only hashed event ids in key names.
+ */
+
+/** KEYS = keys to claim; ARGV[1] = claim value, ARGV[2] = claim TTL ms. Returns 0 claimed, 1 sent, 2 in flight. */
+const CLAIM_SCRIPT = `
+local out = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('SET', key, ARGV[1], 'NX', 'PX', ARGV[2]) then
+    out[i] = 0
+  else
+    local v = redis.call('GET', key)
+    if v == false then
+      redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+      out[i] = 0
+    elseif v == 's' then
+      out[i] = 1
+    else
+      out[i] = 2
+    end
+  end
+end
+return out
+`;
+
+/**
+ * KEYS = commit keys then release keys; ARGV[1] = claim value, ARGV[2] = committed TTL ms,
+ * ARGV[3] = number of commit keys. Returns per key 1 (done) or 0 (owned by someone else).
+ * A commit also lands when our claim already expired and nobody took the key: the event was
+ * sent, so it must count as sent.
+ */
+const SETTLE_SCRIPT = `
+local out = {}
+local ncommit = tonumber(ARGV[3])
+for i, key in ipairs(KEYS) do
+  local v = redis.call('GET', key)
+  if i <= ncommit then
+    if v == ARGV[1] or v == false then
+      redis.call('SET', key, 's', 'PX', ARGV[2])
+      out[i] = 1
+    elseif v == 's' then
+      out[i] = 1
+    else
+      out[i] = 0
+    end
+  else
+    if v == ARGV[1] then
+      redis.call('DEL', key)
+      out[i] = 1
+    else
+      out[i] = 0
+    end
+  end
+end
+return out
+`;
+
+const OUTCOMES: ClaimOutcome[] = ['claimed', 'sent', 'in_flight'];
+
+export interface RedisDedupStoreOptions {
+	/** Used in every error message, e.g. from `describeRedis()`. */
+	description: string;
+	/** How long to wait for a (re)connection before failing the batch. */
+	connectTimeoutMs?: number;
+}
+
+/**
+ * Redis-backed dedup: one EVAL claims a whole batch (SET NX PX per key, atomically), one EVAL
+ * settles it. Every claim carries an owner token, so only the run that claimed a key can
+ * commit or release it; a crashed run's claims expire on their own.
+ */
+export class RedisDedupStore implements DedupStore {
+	readonly description: string;
+	private readonly connectTimeoutMs: number;
+
+	constructor(
+		private readonly client: Redis,
+		options: RedisDedupStoreOptions,
+	) {
+		this.description = `Dedup store (${options.description})`;
+		this.connectTimeoutMs = options.connectTimeoutMs ?? 3_000;
+	}
+
+	async claimBatch(keys: string[], claimTtlMs: number): Promise<ClaimBatchResult> {
+		const token = randomUUID();
+		if (keys.length === 0) return { token, outcomes: [] };
+		const codes = await this.run(CLAIM_SCRIPT, keys, [`c:${token}`, String(claimTtlMs)]);
+		return { token, outcomes: codes.map((code) => OUTCOMES[code] ?? 'in_flight') };
+	}
+
+	async settleBatch(token: string, request: SettleRequest): Promise<SettleResult> {
+		const keys = [...request.commit, ...request.release];
+		const result: SettleResult = { committed: 0, released: 0, notOwned: [] };
+		if (keys.length === 0) return result;
+		const codes = await this.run(SETTLE_SCRIPT, keys, [
+			`c:${token}`,
+			String(request.committedTtlMs),
+			String(request.commit.length),
+		]);
+		codes.forEach((code, i) => {
+			if (code !== 1) result.notOwned.push(keys[i]);
+			else if (i < request.commit.length) result.committed++;
+			else result.released++;
+		});
+		return result;
+	}
+
+	private async run(script: string, keys: string[], args: string[]): Promise<number[]> {
+		try {
+			await waitForReady(this.client, this.connectTimeoutMs);
+			const reply = (await this.client.eval(script, keys.length, ...keys, ...args)) as unknown;
+			if (!Array.isArray(reply) || reply.length !== keys.length) {
+				throw new Error(`unexpected reply to a batch of ${keys.length} keys`);
+			}
+			return reply.map(Number);
+		} catch (error) {
+			throw new DedupStoreError(
+				this.description,
+				error instanceof Error ? error.message : String(error),
+			);
+		}
+	}
+}

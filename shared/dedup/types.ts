@@ -1,0 +1,69 @@
+import type { Platform } from '../types';
+
+/**
+ * Outcome of claiming one key:
+ *  - `claimed`: this run owns the key and may send the event;
+ *  - `sent`: a previous run sent it (committed) — do not send again;
+ *  - `in_flight`: another run holds an unexpired claim and is sending it right now.
+ */
+export type ClaimOutcome = 'claimed' | 'sent' | 'in_flight';
+
+export interface ClaimBatchResult {
+	/** Owner token: only the holder can commit or release these claims. */
+	token: string;
+	/** One outcome per key, in the order of the keys. */
+	outcomes: ClaimOutcome[];
+}
+
+export interface SettleRequest {
+	/** Keys whose events the platform acknowledged: marked sent for `committedTtlMs`. */
+	commit: string[];
+	/** Keys whose events were not sent: freed so a retry can claim them. */
+	release: string[];
+	committedTtlMs: number;
+}
+
+export interface SettleResult {
+	committed: number;
+	released: number;
+	/** Keys this token no longer owned (its claim expired and another run took it). */
+	notOwned: string[];
+}
+
+/**
+ * Storage-enforced deduplication (DESIGN.md principle 4). Implementations claim a whole batch
+ * in one round trip and settle it in one round trip.
+ */
+export interface DedupStore {
+	/** Human-readable name used in every error message, e.g. `Redis dedup store (127.0.0.1:6379/0)`. */
+	readonly description: string;
+	claimBatch(keys: string[], claimTtlMs: number): Promise<ClaimBatchResult>;
+	settleBatch(token: string, request: SettleRequest): Promise<SettleResult>;
+}
+
+/** Raised when the store cannot be reached or answers wrongly; names the store. */
+export class DedupStoreError extends Error {
+	constructor(
+		readonly storeDescription: string,
+		readonly causeMessage: string,
+	) {
+		super(`${storeDescription} unavailable: ${causeMessage}`);
+		this.name = 'DedupStoreError';
+	}
+}
+
+export const DEFAULT_KEY_PREFIX = 'leadcapi';
+/** A claim outlives one dispatch's sends and retries, and frees a crashed run's keys soon after. */
+export const DEFAULT_CLAIM_TTL_MS = 120_000;
+/** Committed keys are kept well beyond every platform's event window (Meta: 7 days). */
+export const DEFAULT_COMMITTED_TTL_MS = 30 * 24 * 3600 * 1000;
+
+/** `<prefix>:<platform>:<destination>:<event_id>` — the key layout is part of the contract. */
+export function dedupKey(
+	prefix: string,
+	platform: Platform,
+	destination: string,
+	eventId: string,
+): string {
+	return `${prefix || DEFAULT_KEY_PREFIX}:${platform}:${destination}:${eventId}`;
+}

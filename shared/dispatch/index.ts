@@ -1,0 +1,2 @@
+export { dispatch } from './dispatch';
+export type * from './types';

@@ -1,0 +1,106 @@
+import type { DedupStore } from '../dedup/types';
+import type { EventWindowPolicy } from '../events/eventTime';
+import type { NormalizedIdentity, PlatformIdentity } from '../identity';
+import type { Transport } from '../transport/transport';
+import type { LeadRecord, Platform } from '../types';
+
+/** One result per input item (DESIGN.md "Results"). */
+export type ItemStatus = 'sent' | 'duplicate' | 'skipped' | 'failed';
+
+/**
+ * What the dedup layer did for the item: `claimed` (this run owned it), `sent_before` (committed
+ * by an earlier run), `in_flight` (another run holds the claim), `in_batch` (same event earlier
+ * in this batch), `bypassed` (store unreachable, fail-open), `off` (no store configured).
+ */
+export type DedupState = 'claimed' | 'sent_before' | 'in_flight' | 'in_batch' | 'bypassed' | 'off';
+
+export interface ItemResult {
+	status: ItemStatus;
+	platform: Platform;
+	destination: string;
+	event_name: string;
+	event_id?: string;
+	event_time?: number;
+	match_keys: string[];
+	warnings: string[];
+	dedup?: DedupState;
+	error?: string;
+	/** True when resending the same event later may succeed (network, throttling, 5xx). */
+	retryable?: boolean;
+	response?: unknown;
+	/** The exact event sent (or that would be sent, in a dry run), when asked for. */
+	payload?: unknown;
+	dry_run?: boolean;
+}
+
+/** Everything a platform adapter needs to build one event. */
+export interface BuildContext {
+	record: LeadRecord;
+	eventName: string;
+	eventId: string;
+	/** Unix seconds, already bounded by the platform's window. */
+	eventTime: number;
+	identity: NormalizedIdentity;
+	/** The identity rendered with this platform's profile (hashed where it hashes). */
+	user: PlatformIdentity;
+}
+
+export type BuildOutcome<Payload> =
+	| { ok: true; payload: Payload; matchKeys: string[]; warnings: string[] }
+	| { ok: false; status: 'skipped' | 'failed'; reason: string; matchKeys: string[]; warnings: string[] };
+
+/** Per-event outcome of sending a chunk, in the chunk's order. */
+export type SendOutcome =
+	| { status: 'sent'; response?: unknown; warning?: string }
+	| { status: 'failed'; error: string; retryable: boolean; response?: unknown };
+
+/**
+ * A platform is one folder exporting one adapter: limits, payload builder, sender (request
+ * building, response parsing, error map). The dispatcher does the rest the same way for all.
+ */
+export interface PlatformAdapter<Config, Payload> {
+	readonly platform: Platform;
+	/** Most events one request may carry. */
+	readonly maxBatchSize: number;
+	/** Oldest event the platform accepts, in seconds. */
+	readonly eventWindowSeconds: number;
+	/** The pixel / dataset / ad account / tag / conversion action events go to. */
+	destinationId(config: Config): string;
+	buildEvent(context: BuildContext, config: Config): BuildOutcome<Payload>;
+	sendChunk(payloads: Payload[], config: Config, transport: Transport): Promise<SendOutcome[]>;
+	/** The request body as it would be sent (secrets left out), for dry runs. */
+	previewRequest(payloads: Payload[], config: Config): unknown;
+}
+
+/** One input item: the canonical record plus what the node resolved for it. */
+export interface DispatchItem {
+	record: LeadRecord;
+	eventName: string;
+	/** Warnings collected before dispatch (e.g. from field mapping). */
+	warnings?: string[];
+	/** When set, the item already failed (e.g. a mapping expression threw); nothing is sent. */
+	error?: string;
+}
+
+export type DedupFailMode = 'closed' | 'open';
+
+export interface DispatchOptions<Config, Payload> {
+	adapter: PlatformAdapter<Config, Payload>;
+	config: Config;
+	transport: Transport;
+	/** null = dedup off (every run sends again; items carry a warning). */
+	store: DedupStore | null;
+	failMode?: DedupFailMode;
+	keyPrefix?: string;
+	claimTtlMs?: number;
+	committedTtlMs?: number;
+	eventWindowPolicy?: EventWindowPolicy;
+	defaultCountry?: string;
+	/** Events per request, capped at the platform's maximum. */
+	batchSize?: number;
+	/** Requests in flight at once. */
+	concurrency?: number;
+	dryRun?: boolean;
+	includePayload?: boolean;
+	clock?: () => number;
+}

@@ -1,0 +1,92 @@
+/**
+ * Event time against a platform's acceptance window. Meta rejects a whole request when one
+ * event is older than 7 days, so the window is enforced before anything is sent:
+ *  - `clamp` (default): an event older than the window is sent with the oldest accepted time
+ *    (a small safety margin inside the window), with a warning;
+ *  - `skip`: such an event is not sent (status skipped) and says why.
+ * Future times (clock skew, time zones parsed wrong upstream) become now, with a warning.
+ */
+export type EventWindowPolicy = 'clamp' | 'skip';
+
+export interface EventTimeInput {
+	/** ISO-8601 string, epoch milliseconds or epoch seconds (number or numeric string). */
+	occurredAt: unknown;
+	windowSeconds: number;
+	policy?: EventWindowPolicy;
+	/** Clock in epoch milliseconds; injectable for tests. */
+	now?: number;
+}
+
+export type EventTimeResult =
+	| { ok: true; unixSeconds: number; warnings: string[] }
+	| { ok: false; reason: string; warnings: string[] };
+
+/** Margin kept inside the window so an event clamped to its edge does not age out in flight. */
+const CLAMP_MARGIN_SECONDS = 60;
+/** Numbers below this are read as seconds, above as milliseconds (year 2286 in seconds). */
+const SECONDS_MS_BOUNDARY = 1e10;
+
+/** Parses a time value to epoch ms, or null when it is not a time. */
+export function parseTimeMs(raw: unknown): number | null {
+	if (raw instanceof Date) return Number.isNaN(raw.getTime()) ? null : raw.getTime();
+	if (typeof raw === 'number') {
+		if (!Number.isFinite(raw) || raw <= 0) return null;
+		return raw < SECONDS_MS_BOUNDARY ? Math.round(raw * 1000) : Math.round(raw);
+	}
+	if (typeof raw !== 'string') return null;
+	const text = raw.trim();
+	if (text === '') return null;
+	if (/^\d+(\.\d+)?$/.test(text)) return parseTimeMs(Number(text));
+	// Only ISO-8601-like strings: Date.parse accepts locale formats that are ambiguous.
+	if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(text)) {
+		return null;
+	}
+	const ms = Date.parse(text.replace(' ', 'T'));
+	return Number.isNaN(ms) ? null : ms;
+}
+
+function describeAge(seconds: number): string {
+	const days = seconds / 86400;
+	if (days >= 1) return `${days.toFixed(1)} days`;
+	return `${Math.round(seconds / 3600)} hours`;
+}
+
+export function resolveEventTime(input: EventTimeInput): EventTimeResult {
+	const now = input.now ?? Date.now();
+	const nowSeconds = Math.floor(now / 1000);
+	const policy = input.policy ?? 'clamp';
+	const warnings: string[] = [];
+	const absent =
+		input.occurredAt === undefined || input.occurredAt === null || input.occurredAt === '';
+	const ms = absent ? null : parseTimeMs(input.occurredAt);
+	if (ms === null) {
+		warnings.push(
+			absent
+				? 'occurred_at: missing, used the send time as the event time'
+				: 'occurred_at: not a valid time (ISO-8601 or epoch expected), used the send time as the event time',
+		);
+		return { ok: true, unixSeconds: nowSeconds, warnings };
+	}
+	const seconds = Math.floor(ms / 1000);
+	if (seconds > nowSeconds) {
+		warnings.push(
+			`occurred_at: ${describeAge(seconds - nowSeconds)} in the future, sent as the current time`,
+		);
+		return { ok: true, unixSeconds: nowSeconds, warnings };
+	}
+	const age = nowSeconds - seconds;
+	if (age <= input.windowSeconds) return { ok: true, unixSeconds: seconds, warnings };
+	const windowText = describeAge(input.windowSeconds);
+	if (policy === 'skip') {
+		return {
+			ok: false,
+			reason: `occurred_at is ${describeAge(age)} old, outside the platform's ${windowText} window (event window policy: skip)`,
+			warnings,
+		};
+	}
+	const clamped = nowSeconds - input.windowSeconds + CLAMP_MARGIN_SECONDS;
+	warnings.push(
+		`occurred_at: ${describeAge(age)} old, outside the platform's ${windowText} window; clamped to the oldest accepted time`,
+	);
+	return { ok: true, unixSeconds: clamped, warnings };
+}

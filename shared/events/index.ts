@@ -1,0 +1,5 @@
+export { deriveEventId, readRecordId } from './eventId';
+export { resolveEventTime, parseTimeMs } from './eventTime';
+export type { EventWindowPolicy, EventTimeInput, EventTimeResult } from './eventTime';
+export { readConsent, readValue } from './consent';
+export type { ConsentSignal } from './consent';

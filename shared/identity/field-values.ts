@@ -1,0 +1,74 @@
+import { HASHABLE_FIELDS, type FieldOutcome, type IdentityField } from './fields';
+import { readExistingSha256 } from './hash';
+import { readCandidateTexts } from './raw-values';
+
+/** Normalizes one trimmed, non-empty, NFC text of a field. */
+export type TextNormalizer = (text: string) => FieldOutcome;
+
+export interface FieldValues {
+	/** Canonical values, de-duplicated, in input order. */
+	values: string[];
+	/** Whether any value arrived already hashed (and passed through). */
+	hashed: boolean;
+	/** `<label>: <reason>` for every dropped value, de-duplicated. */
+	warnings: string[];
+}
+
+export interface FieldValuesOptions {
+	/** Keep every valid value (contact fields) or only the first (client and click fields). */
+	multiple: boolean;
+	/** Name used in warnings; defaults to the field. */
+	label?: string;
+}
+
+/**
+ * Applies a field's text normalizer to every value of a raw input: the general rules of
+ * normalization.md (lists, blanks, already-hashed values, de-duplication) live here once, so a
+ * field module only states its own rule.
+ */
+export function normalizeFieldValues(
+	field: IdentityField,
+	raw: unknown,
+	normalizeText: TextNormalizer,
+	options: FieldValuesOptions,
+): FieldValues {
+	const label = options.label ?? field;
+	const candidates = readCandidateTexts(raw);
+	const values: string[] = [];
+	const warnings = new Set<string>(candidates.rejected.map((reason) => `${label}: ${reason}`));
+	let hashed = false;
+	for (const text of candidates.texts) {
+		const outcome = normalizeCandidate(field, text, normalizeText);
+		if (outcome === null) continue;
+		if ('omitted' in outcome) {
+			warnings.add(`${label}: ${outcome.omitted}`);
+			continue;
+		}
+		if (outcome.hashed) hashed = true;
+		if (!values.includes(outcome.value)) values.push(outcome.value);
+		if (!options.multiple) break;
+	}
+	return { values, hashed, warnings: [...warnings] };
+}
+
+/** The field's first canonical value, for the single-value convenience functions. */
+export function firstFieldValue(
+	field: IdentityField,
+	raw: unknown,
+	normalizeText: TextNormalizer,
+): string | null {
+	return normalizeFieldValues(field, raw, normalizeText, { multiple: false }).values[0] ?? null;
+}
+
+function normalizeCandidate(
+	field: IdentityField,
+	text: string,
+	normalizeText: TextNormalizer,
+): FieldOutcome {
+	if (HASHABLE_FIELDS.has(field)) {
+		// A hash is passed through as it is: hashing it again would match nobody.
+		const existing = readExistingSha256(text);
+		if (existing !== null) return { value: existing, hashed: true };
+	}
+	return normalizeText(text);
+}

@@ -1,0 +1,185 @@
+import type { LeadRecord } from '../types';
+import { normalizeCityText } from './city';
+import { CLICK_ID_FIELDS, clickIdNormalizer } from './click-ids';
+import { normalizeCountryText } from './country';
+import { normalizeDateOfBirthText } from './date-of-birth';
+import { normalizeEmailText } from './email';
+import { normalizeExternalIdText } from './external-id';
+import { buildFbc, readEpochMs } from './fbc';
+import { normalizeFbpText } from './fbp';
+import { normalizeFieldValues, type FieldValues, type TextNormalizer } from './field-values';
+import type { IdentityField } from './fields';
+import { normalizeGenderText } from './gender';
+import { isSha256Hex } from './hash';
+import { normalizeIpText } from './ip';
+import { normalizeNameText } from './name';
+import { normalizePhoneText } from './phone';
+import { normalizePostalCodeText } from './postal-code';
+import { normalizeRegionText } from './region';
+import { normalizeUserAgentText } from './user-agent';
+
+/**
+ * A lead's identity, normalized once into platform-neutral canonical forms: email lowercased
+ * and validated (dots and +tags kept), phone E.164 with '+', gender f|m|n, everything else as
+ * normalization.md says. Values that arrived already hashed are lowercase 64-hex and listed in
+ * `hashedInput`; a canonical clear value of a hashed field is never 64-hex by construction.
+ */
+export interface NormalizedIdentity {
+	values: Partial<Record<IdentityField, string[]>>;
+	/** Fields with at least one value that arrived already hashed. */
+	hashedInput: Partial<Record<IdentityField, true>>;
+	/** `field: reason` for every value that was dropped; no raw PII. */
+	warnings: string[];
+}
+
+export interface NormalizeIdentityOptions {
+	/** Country for phone numbers without an international prefix, after the lead's own. */
+	defaultCountry?: string;
+	/** Event time in epoch ms: the fbc creation time when the click time is unknown. */
+	eventTimeMs?: number;
+	/** Injectable clock (epoch ms) for tests. */
+	clock?: () => number;
+}
+
+const MULTIPLE = { multiple: true } as const;
+const SINGLE = { multiple: false } as const;
+
+/** Normalizes every identity field of a canonical lead record. */
+export function normalizeIdentity(
+	record: LeadRecord,
+	opts: NormalizeIdentityOptions = {},
+): NormalizedIdentity {
+	const clock = opts.clock ?? Date.now;
+	const contact = asFields(record?.contact);
+	const click = asFields(record?.click);
+	const client = asFields(record?.client);
+	const source = asFields(record?.source);
+	const identity = new IdentityBuilder();
+
+	// Country first: phone, region and postal code are read in its light.
+	const contactCountry = normalizeFieldValues(
+		'country',
+		contact.country,
+		normalizeCountryText,
+		MULTIPLE,
+	);
+	const visitorCountry = normalizeFieldValues('country', client.country, normalizeCountryText, {
+		multiple: false,
+		label: 'client.country',
+	});
+	identity.add('country', contactCountry);
+	// Meta asks to always send country. When the lead gave none (or none we could read), the
+	// visitor's geo country stands in: it is the same person, seen from the request that
+	// carried the lead. It is not used to interpret the address fields below, which keep to
+	// the contact's own country so a travelling visitor's geo cannot misread a US state.
+	if (contactCountry.values.length === 0 && visitorCountry.values.length > 0) {
+		identity.add('country', { ...visitorCountry, warnings: [] });
+	}
+	const contactCountryCode = firstClearCountry(contactCountry);
+	// The visitor country matters only when the lead has no readable country of its own.
+	if (contactCountryCode === null) identity.warnings.push(...visitorCountry.warnings);
+	const phoneCountry =
+		contactCountryCode ?? firstClearCountry(visitorCountry) ?? readDefaultCountry(opts, identity);
+
+	const contactFields: Array<[IdentityField, unknown, TextNormalizer]> = [
+		['email', contact.email, normalizeEmailText],
+		['phone', contact.phone, (text) => normalizePhoneText(text, { country: phoneCountry })],
+		['first_name', contact.first_name, normalizeNameText],
+		['last_name', contact.last_name, normalizeNameText],
+		['city', contact.city, normalizeCityText],
+		[
+			'region',
+			contact.region,
+			(text) => normalizeRegionText(text, { country: contactCountryCode }),
+		],
+		[
+			'postal_code',
+			contact.postal_code,
+			(text) => normalizePostalCodeText(text, { country: contactCountryCode }),
+		],
+		['gender', contact.gender, normalizeGenderText],
+		[
+			'date_of_birth',
+			contact.date_of_birth,
+			(text) => normalizeDateOfBirthText(text, { now: clock() }),
+		],
+		['external_id', contact.external_id, normalizeExternalIdText],
+	];
+	for (const [field, raw, normalizeText] of contactFields) {
+		identity.add(field, normalizeFieldValues(field, raw, normalizeText, MULTIPLE));
+	}
+
+	identity.add('ip', normalizeFieldValues('ip', client.ip, normalizeIpText, SINGLE));
+	identity.add(
+		'user_agent',
+		normalizeFieldValues('user_agent', client.user_agent, normalizeUserAgentText, SINGLE),
+	);
+
+	const fbc = buildFbc(
+		{
+			fbc: click.fbc,
+			fbclid: click.fbclid,
+			landingUrl: source.page_url,
+			clickedAt: click.clicked_at,
+			// The state change time is the event time when the caller does not pass one.
+			eventTime: opts.eventTimeMs ?? readEpochMs(record?.occurred_at) ?? undefined,
+		},
+		clock,
+	);
+	identity.add('fbc', {
+		values: fbc.value === null ? [] : [fbc.value],
+		hashed: false,
+		warnings: fbc.warning ? [fbc.warning] : [],
+	});
+	identity.add('fbp', normalizeFieldValues('fbp', click.fbp, normalizeFbpText, SINGLE));
+	for (const field of CLICK_ID_FIELDS) {
+		identity.add(
+			field,
+			normalizeFieldValues(field, click[field], clickIdNormalizer(field), SINGLE),
+		);
+	}
+	return identity.build();
+}
+
+class IdentityBuilder {
+	private readonly values: Partial<Record<IdentityField, string[]>> = {};
+	private readonly hashedInput: Partial<Record<IdentityField, true>> = {};
+	readonly warnings: string[] = [];
+
+	add(field: IdentityField, found: FieldValues): void {
+		this.warnings.push(...found.warnings);
+		if (found.values.length === 0) return;
+		this.values[field] = [...(this.values[field] ?? []), ...found.values];
+		if (found.hashed) this.hashedInput[field] = true;
+	}
+
+	build(): NormalizedIdentity {
+		return {
+			values: this.values,
+			hashedInput: this.hashedInput,
+			warnings: [...new Set(this.warnings)],
+		};
+	}
+}
+
+function firstClearCountry(found: FieldValues): string | null {
+	return found.values.find((value) => !isSha256Hex(value)) ?? null;
+}
+
+function readDefaultCountry(
+	opts: NormalizeIdentityOptions,
+	identity: IdentityBuilder,
+): string | null {
+	if (opts.defaultCountry === undefined || opts.defaultCountry.trim() === '') return null;
+	const outcome = normalizeCountryText(opts.defaultCountry.normalize('NFC').trim());
+	if (outcome !== null && 'value' in outcome) return outcome.value;
+	identity.warnings.push('phone: the default country is not a recognised country');
+	return null;
+}
+
+/** The record's sub-objects arrive from webhooks and expressions; anything else reads as empty. */
+function asFields(section: unknown): Record<string, unknown> {
+	return typeof section === 'object' && section !== null && !Array.isArray(section)
+		? (section as Record<string, unknown>)
+		: {};
+}

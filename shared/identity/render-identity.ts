@@ -1,0 +1,93 @@
+import type { Platform } from '../types';
+import { renderEmail } from './email';
+import type { IdentityField } from './fields';
+import { hashSha256, hashSha256Memoized, isSha256Hex } from './hash';
+import type { NormalizedIdentity } from './normalize-identity';
+import { renderPhone } from './phone';
+import { IDENTITY_PROFILES, type IdentityFieldRule, type IdentityProfile } from './profiles';
+
+export interface PlatformIdentity {
+	/** Values per field: SHA-256 hex where the profile hashes, clear otherwise. */
+	values: Partial<Record<IdentityField, string[]>>;
+	/** Fields with at least one value, in profile order. */
+	matchKeys: IdentityField[];
+	/** Rendering warnings only; the normalization warnings stay on the NormalizedIdentity. */
+	warnings: string[];
+}
+
+/** Low-cardinality fields whose hashes repeat across a batch. */
+const MEMOIZED_FIELDS: ReadonlySet<IdentityField> = new Set<IdentityField>([
+	'country',
+	'region',
+	'city',
+	'gender',
+]);
+
+/**
+ * Renders a normalized identity for one platform: its fields only, in its formats, hashed
+ * where it hashes. No parsing happens here; it runs per event per platform.
+ */
+export function renderIdentity(identity: NormalizedIdentity, platform: Platform): PlatformIdentity {
+	const profile = IDENTITY_PROFILES[platform];
+	const values: Partial<Record<IdentityField, string[]>> = {};
+	const matchKeys: IdentityField[] = [];
+	const warnings = new Set<string>();
+	for (const [field, rule] of Object.entries(profile.fields) as Array<
+		[IdentityField, IdentityFieldRule]
+	>) {
+		const canonical = identity.values[field];
+		if (canonical === undefined || canonical.length === 0) continue;
+		const rendered = new Set<string>();
+		for (const value of canonical) {
+			const arrivedHashed = identity.hashedInput[field] === true && isSha256Hex(value);
+			const output = renderValue(field, value, arrivedHashed, rule, profile, warnings);
+			if (output !== null && output !== '') rendered.add(output);
+		}
+		if (rendered.size === 0) continue;
+		values[field] = [...rendered];
+		matchKeys.push(field);
+	}
+	return { values, matchKeys, warnings: [...warnings] };
+}
+
+function renderValue(
+	field: IdentityField,
+	value: string,
+	arrivedHashed: boolean,
+	rule: IdentityFieldRule,
+	profile: IdentityProfile,
+	warnings: Set<string>,
+): string | null {
+	if (arrivedHashed) {
+		// Never hash twice; and a hash where clear text is expected is only fine for opaque ids.
+		if (rule.hashed || rule.hashedInputAllowed) return value;
+		warnings.add(`${field}: arrived hashed, but ${profile.platform} takes it in clear; omitted`);
+		return null;
+	}
+	const clear = renderClear(field, value, profile, warnings);
+	if (clear === null || clear === '') return null;
+	if (!rule.hashed) return clear;
+	return MEMOIZED_FIELDS.has(field) ? hashSha256Memoized(clear) : hashSha256(clear);
+}
+
+function renderClear(
+	field: IdentityField,
+	value: string,
+	profile: IdentityProfile,
+	warnings: Set<string>,
+): string | null {
+	switch (field) {
+		case 'email':
+			return renderEmail(value, profile.email);
+		case 'phone':
+			return renderPhone(value, profile.phone);
+		case 'gender':
+			if ((profile.genders as readonly string[]).includes(value)) return value;
+			warnings.add(
+				`gender: ${profile.platform} accepts only ${profile.genders.join(' or ')}; omitted`,
+			);
+			return null;
+		default:
+			return value;
+	}
+}

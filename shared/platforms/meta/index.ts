@@ -1,0 +1,26 @@
+import type { PlatformAdapter } from '../../dispatch/types';
+import type { MetaConfig } from './config';
+import { META_EVENT_WINDOW_SECONDS, META_MAX_EVENTS_PER_REQUEST } from './constants';
+import { buildMetaEvent, type MetaServerEvent } from './payload';
+import { metaEventsUrl, metaRequestBody, sendMetaChunk } from './sender';
+
+export const metaAdapter: PlatformAdapter<MetaConfig, MetaServerEvent> = {
+	platform: 'meta',
+	maxBatchSize: META_MAX_EVENTS_PER_REQUEST,
+	eventWindowSeconds: META_EVENT_WINDOW_SECONDS,
+	destinationId: (config) => config.pixelId,
+	buildEvent: buildMetaEvent,
+	sendChunk: sendMetaChunk,
+	previewRequest: (events, config) => ({
+		method: 'POST',
+		url: metaEventsUrl(config),
+		body: metaRequestBody(events, config),
+	}),
+};
+
+export * from './constants';
+export type { MetaConfig } from './config';
+export type { MetaServerEvent } from './payload';
+export { buildMetaEvent } from './payload';
+export { sendMetaChunk, appSecretProof, metaEventsUrl, metaRequestBody } from './sender';
+export { classifyMetaResponse, describeGraphError, readGraphError } from './errors';

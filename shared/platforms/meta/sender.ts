@@ -1,0 +1,118 @@
+import { createHmac } from 'node:crypto';
+import type { SendOutcome } from '../../dispatch/types';
+import type { HttpRequest, Transport } from '../../transport';
+import type { MetaConfig } from './config';
+import {
+	META_DEFAULT_API_VERSION,
+	META_DEFAULT_PARTNER_AGENT,
+	META_GRAPH_BASE_URL,
+	META_REQUEST_TIMEOUT_MS,
+} from './constants';
+import {
+	classifyMetaResponse,
+	describeGraphError,
+	isWholeRequestError,
+	readGraphError,
+} from './errors';
+import type { MetaServerEvent } from './payload';
+
+export function appSecretProof(accessToken: string, appSecret: string): string {
+	return createHmac('sha256', appSecret).update(accessToken, 'utf8').digest('hex');
+}
+
+export function metaEventsUrl(config: MetaConfig): string {
+	const base = (config.baseUrl || META_GRAPH_BASE_URL).replace(/\/+$/, '');
+	const version = (config.apiVersion || META_DEFAULT_API_VERSION).replace(/^\/+|\/+$/g, '');
+	return `${base}/${version}/${encodeURIComponent(config.pixelId)}/events`;
+}
+
+/** The request body without credentials: what a dry run shows. */
+export function metaRequestBody(
+	events: MetaServerEvent[],
+	config: MetaConfig,
+): Record<string, unknown> {
+	const body: Record<string, unknown> = { data: events };
+	if (config.testEventCode) body.test_event_code = config.testEventCode;
+	const partnerAgent = config.partnerAgent ?? META_DEFAULT_PARTNER_AGENT;
+	if (partnerAgent) body.partner_agent = partnerAgent;
+	return body;
+}
+
+function secretsOf(config: MetaConfig): string[] {
+	const secrets = [config.accessToken];
+	if (config.appSecret) {
+		secrets.push(config.appSecret, appSecretProof(config.accessToken, config.appSecret));
+	}
+	return secrets;
+}
+
+function buildRequest(events: MetaServerEvent[], config: MetaConfig): HttpRequest {
+	// The token travels in the JSON body (as the official SDK does), never in the URL, so it
+	// cannot end up in proxy or gateway access logs.
+	const body: Record<string, unknown> = {
+		...metaRequestBody(events, config),
+		access_token: config.accessToken,
+	};
+	if (config.appSecret) body.appsecret_proof = appSecretProof(config.accessToken, config.appSecret);
+	return { method: 'POST', url: metaEventsUrl(config), body, timeoutMs: META_REQUEST_TIMEOUT_MS };
+}
+
+interface MetaAck {
+	events_received?: number;
+	messages?: unknown[];
+	fbtrace_id?: string;
+}
+
+/**
+ * Sends one chunk. Meta rejects a whole batch for one invalid event, so on an invalid-parameter
+ * error the chunk is split in halves and resent until the bad events stand alone: the valid
+ * ones land, each bad one fails with Meta's own message. Errors about the request as a whole
+ * (token, permissions) and transient failures that outlived their retries fail every event.
+ */
+export async function sendMetaChunk(
+	events: MetaServerEvent[],
+	config: MetaConfig,
+	transport: Transport,
+): Promise<SendOutcome[]> {
+	const result = await transport.request(
+		buildRequest(events, config),
+		classifyMetaResponse,
+		secretsOf(config),
+	);
+	if (result.ok) {
+		const ack = (result.response.data ?? {}) as MetaAck;
+		const response = {
+			events_received: ack.events_received,
+			fbtrace_id: ack.fbtrace_id,
+			...(ack.messages && ack.messages.length ? { messages: ack.messages } : {}),
+		};
+		const warning =
+			typeof ack.events_received === 'number' && ack.events_received !== events.length
+				? `Meta acknowledged ${ack.events_received} of the ${events.length} events in this request`
+				: undefined;
+		return events.map(() => ({ status: 'sent', response, warning }));
+	}
+	const graphError = readGraphError(result.response?.data);
+	const status = result.response?.status ?? 0;
+	const isolatable =
+		result.failure === 'permanent' &&
+		events.length > 1 &&
+		status >= 400 &&
+		status < 500 &&
+		!isWholeRequestError(graphError);
+	if (isolatable) {
+		const middle = Math.ceil(events.length / 2);
+		const left = await sendMetaChunk(events.slice(0, middle), config, transport);
+		const right = await sendMetaChunk(events.slice(middle), config, transport);
+		return [...left, ...right];
+	}
+	const message = result.response ? describeGraphError(graphError, status) : result.message;
+	const error =
+		result.failure === 'retryable' ? result.message : message;
+	return events.map(() => ({
+		status: 'failed',
+		error,
+		retryable: result.failure === 'retryable',
+		response: result.response ? { status, error: graphError } : undefined,
+	}));
+}

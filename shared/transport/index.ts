@@ -1,0 +1,13 @@
+export { Transport, classifyHttpStatus, DEFAULT_RETRY_POLICY } from './transport';
+export type {
+	Classifier,
+	HttpRequest,
+	HttpResponse,
+	RetryPolicy,
+	TransportLogger,
+	TransportOptions,
+	TransportResult,
+	Verdict,
+} from './transport';
+export { backoffDelay, parseRetryAfter } from './backoff';
+export { scrubText, scrubValue } from './secrets';

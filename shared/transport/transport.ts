@@ -1,0 +1,249 @@
+import http from 'node:http';
+import https from 'node:https';
+import axios, { type AxiosInstance } from 'axios';
+import { backoffDelay, parseRetryAfter } from './backoff';
+import { scrubText, scrubValue } from './secrets';
+
+export interface HttpRequest {
+	method: 'GET' | 'POST';
+	url: string;
+	params?: Record<string, string>;
+	headers?: Record<string, string>;
+	/** Serialized as JSON. */
+	body?: unknown;
+	timeoutMs?: number;
+}
+
+export interface HttpResponse {
+	status: number;
+	headers: Record<string, string>;
+	data: unknown;
+}
+
+/**
+ * What a platform's error map says about one response. `retry` = transient (5xx, platform
+ * "try again" codes); `throttle` = rate limited (429 and platform throttle codes).
+ */
+export type Verdict =
+	| { kind: 'ok' }
+	| { kind: 'retry' | 'throttle'; reason: string; retryAfterMs?: number }
+	| { kind: 'permanent'; reason: string };
+
+export type Classifier = (response: HttpResponse) => Verdict;
+
+export interface RetryPolicy {
+	/** Retries after the first attempt. */
+	maxRetries: number;
+	baseDelayMs: number;
+	maxDelayMs: number;
+	/** Total time budget for all attempts and waits of one request. */
+	maxTotalMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	maxRetries: 4,
+	baseDelayMs: 250,
+	maxDelayMs: 10_000,
+	maxTotalMs: 60_000,
+};
+
+export interface TransportLogger {
+	debug(message: string): void;
+	warn(message: string): void;
+}
+
+export interface TransportOptions {
+	timeoutMs?: number;
+	retry?: Partial<RetryPolicy>;
+	logger?: TransportLogger;
+	sleep?: (ms: number) => Promise<void>;
+	random?: () => number;
+	clock?: () => number;
+}
+
+/** The final answer for one logical request, after retries. Never throws for HTTP/network failures. */
+export type TransportResult =
+	| { ok: true; response: HttpResponse; attempts: number }
+	| {
+			ok: false;
+			/** `permanent`: do not resend as is; `retryable`: gave up on a transient failure. */
+			failure: 'permanent' | 'retryable';
+			/** Scrubbed, one line. */
+			message: string;
+			response?: HttpResponse;
+			attempts: number;
+	  };
+
+const NETWORK_RETRY_CODES = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'EPIPE',
+	'EAI_AGAIN',
+	'ENETUNREACH',
+	'EHOSTUNREACH',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+	'UND_ERR_SOCKET',
+]);
+
+let axiosInstance: AxiosInstance | undefined;
+
+/**
+ * One axios instance per process with keep-alive agents, shared by every Transport (each
+ * Transport only carries its retry policy and logger), so connections to a platform are reused
+ * across items, chunks and executions.
+ */
+function sharedAxios(): AxiosInstance {
+	axiosInstance ??= axios.create({
+		httpAgent: new http.Agent({ keepAlive: true, maxSockets: 16 }),
+		httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 16 }),
+		// Statuses are classified by the platform's error map, not by axios.
+		validateStatus: () => true,
+		maxContentLength: 10 * 1024 * 1024,
+		maxBodyLength: 50 * 1024 * 1024,
+		maxRedirects: 0,
+		// Loopback stand-ins and gateways must not be routed through an ambient proxy.
+		proxy: false,
+	});
+	return axiosInstance;
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Default classifier: 2xx ok, 429 throttle, 5xx retry, everything else permanent. */
+export function classifyHttpStatus(response: HttpResponse): Verdict {
+	if (response.status >= 200 && response.status < 300) return { kind: 'ok' };
+	if (response.status === 429) return { kind: 'throttle', reason: 'HTTP 429' };
+	if (response.status >= 500) return { kind: 'retry', reason: `HTTP ${response.status}` };
+	return { kind: 'permanent', reason: `HTTP ${response.status}` };
+}
+
+function lowerHeaders(headers: unknown): Record<string, string> {
+	const out: Record<string, string> = {};
+	if (headers && typeof headers === 'object') {
+		for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
+			if (value !== undefined && value !== null) out[key.toLowerCase()] = String(value);
+		}
+	}
+	return out;
+}
+
+/**
+ * The one HTTP transport: a single axios instance with keep-alive agents and timeouts;
+ * retries with exponential backoff and jitter on network errors and on what the platform's
+ * classifier calls transient or throttled, honouring Retry-After, bounded in count and in
+ * total time; every message scrubbed of the secrets passed with the request.
+ */
+export class Transport {
+	private readonly axios: AxiosInstance;
+	private readonly policy: RetryPolicy;
+	private readonly timeoutMs: number;
+	private readonly sleep: (ms: number) => Promise<void>;
+	private readonly random: () => number;
+	private readonly clock: () => number;
+
+	constructor(private readonly options: TransportOptions = {}) {
+		this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+		this.timeoutMs = options.timeoutMs ?? 15_000;
+		this.sleep = options.sleep ?? realSleep;
+		this.random = options.random ?? Math.random;
+		this.clock = options.clock ?? Date.now;
+		this.axios = sharedAxios();
+	}
+
+	async request(
+		request: HttpRequest,
+		classify: Classifier,
+		secrets: readonly string[] = [],
+	): Promise<TransportResult> {
+		const started = this.clock();
+		const { maxRetries, maxTotalMs } = this.policy;
+		let attempt = 0;
+		for (;;) {
+			attempt++;
+			const outcome = await this.attempt(request, classify, secrets);
+			if (outcome.kind === 'ok') return { ok: true, response: outcome.response!, attempts: attempt };
+			if (outcome.kind === 'permanent') {
+				return {
+					ok: false,
+					failure: 'permanent',
+					message: outcome.message,
+					response: outcome.response,
+					attempts: attempt,
+				};
+			}
+			const elapsed = this.clock() - started;
+			const delay =
+				outcome.retryAfterMs !== undefined
+					? Math.max(outcome.retryAfterMs, 0)
+					: backoffDelay(attempt, { ...this.policy, random: this.random });
+			const exhausted = attempt > maxRetries;
+			const outOfTime = elapsed + delay > maxTotalMs;
+			if (exhausted || outOfTime) {
+				const why = exhausted
+					? `gave up after ${attempt} attempts`
+					: `gave up after ${attempt} attempts: the next wait (${delay} ms) would exceed the ${maxTotalMs} ms budget`;
+				return {
+					ok: false,
+					failure: 'retryable',
+					message: `${outcome.message} (${why})`,
+					response: outcome.response,
+					attempts: attempt,
+				};
+			}
+			this.options.logger?.warn(
+				`lead-capi transport: ${outcome.message}; retry ${attempt}/${maxRetries} in ${delay} ms`,
+			);
+			await this.sleep(delay);
+		}
+	}
+
+	private async attempt(
+		request: HttpRequest,
+		classify: Classifier,
+		secrets: readonly string[],
+	): Promise<
+		| { kind: 'ok'; response: HttpResponse }
+		| {
+				kind: 'retry' | 'throttle' | 'permanent';
+				message: string;
+				response?: HttpResponse;
+				retryAfterMs?: number;
+		  }
+	> {
+		let response: HttpResponse;
+		try {
+			const res = await this.axios.request({
+				method: request.method,
+				url: request.url,
+				params: request.params,
+				headers: { 'content-type': 'application/json', ...request.headers },
+				data: request.body === undefined ? undefined : JSON.stringify(request.body),
+				timeout: request.timeoutMs ?? this.timeoutMs,
+				responseType: 'json',
+			});
+			response = { status: res.status, headers: lowerHeaders(res.headers), data: res.data };
+		} catch (error) {
+			const err = error as { code?: string; message?: string };
+			const code = err.code ?? '';
+			const detail = scrubText(err.message ?? String(error), secrets);
+			const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(detail);
+			const message = timedOut
+				? `no response within ${request.timeoutMs ?? this.timeoutMs} ms`
+				: `network error ${code || ''}: ${detail}`.replace('  ', ' ');
+			if (timedOut || NETWORK_RETRY_CODES.has(code) || /socket hang up/i.test(detail)) {
+				return { kind: 'retry', message };
+			}
+			return { kind: 'permanent', message };
+		}
+		const safe: HttpResponse = { ...response, data: scrubValue(response.data, secrets) };
+		const verdict = classify(safe);
+		if (verdict.kind === 'ok') return { kind: 'ok', response: safe };
+		const message = scrubText(verdict.reason, secrets);
+		if (verdict.kind === 'permanent') return { kind: 'permanent', message, response: safe };
+		const retryAfterMs =
+			verdict.retryAfterMs ?? parseRetryAfter(response.headers['retry-after'], this.clock());
+		return { kind: verdict.kind, message, response: safe, retryAfterMs };
+	}
+}

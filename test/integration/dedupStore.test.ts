@@ -1,0 +1,241 @@
+import type Redis from 'ioredis';
+import {
+	dedupKey,
+	DedupStoreError,
+	MemoryDedupStore,
+	RedisDedupStore,
+	createRedisClient,
+	waitForReady,
+	type DedupStore,
+} from '../../shared/dedup';
+import { adminRedis, dropPrefix, testRedis, uniquePrefix } from '../support/redisClient';
+
+const HOUR = 3_600_000;
+
+interface Harness {
+	store: DedupStore;
+	/** A second store instance (another process's view of the same storage). */
+	other: () => DedupStore;
+	/** Lets claims made with `ttlMs` expire. */
+	expire: (ttlMs: number) => Promise<void>;
+	close: () => Promise<void>;
+}
+
+function memoryHarness(): Harness {
+	let now = 1_000_000;
+	const store = new MemoryDedupStore(() => now);
+	return {
+		store,
+		other: () => store,
+		expire: async (ttlMs) => {
+			now += ttlMs + 1;
+		},
+		close: async () => undefined,
+	};
+}
+
+function redisHarness(): Harness {
+	const clients: Redis[] = [];
+	const make = () => {
+		const client = testRedis();
+		clients.push(client);
+		return new RedisDedupStore(client, { description: 'Redis test' });
+	};
+	const store = make();
+	return {
+		store,
+		other: make,
+		expire: (ttlMs) => new Promise((r) => setTimeout(r, ttlMs + 60)),
+		close: async () => {
+			for (const c of clients) c.disconnect();
+		},
+	};
+}
+
+describe.each([
+	['MemoryDedupStore', memoryHarness],
+	['RedisDedupStore', redisHarness],
+])('%s', (_name, makeHarness) => {
+	let h: Harness;
+	let prefix: string;
+	const key = (id: string) => dedupKey(prefix, 'meta', 'px1', id);
+
+	beforeEach(() => {
+		h = makeHarness();
+		prefix = uniquePrefix('store');
+	});
+	afterEach(() => h.close());
+
+	it('claims new keys once; a committed key reads as sent to every later claimer', async () => {
+		const first = await h.store.claimBatch([key('a'), key('b')], HOUR);
+		expect(first.outcomes).toEqual(['claimed', 'claimed']);
+		const settled = await h.store.settleBatch(first.token, {
+			commit: [key('a')],
+			release: [key('b')],
+			committedTtlMs: HOUR,
+		});
+		expect(settled).toEqual({ committed: 1, released: 1, notOwned: [] });
+		const again = await h.other().claimBatch([key('a'), key('b'), key('c')], HOUR);
+		expect(again.outcomes).toEqual(['sent', 'claimed', 'claimed']);
+	});
+
+	it('reports a live claim of another run as in flight', async () => {
+		await h.store.claimBatch([key('x')], HOUR);
+		const second = await h.other().claimBatch([key('x')], HOUR);
+		expect(second.outcomes).toEqual(['in_flight']);
+	});
+
+	it('lets only the owner token commit or release', async () => {
+		const owner = await h.store.claimBatch([key('o1'), key('o2')], HOUR);
+		const stranger = await h.other().settleBatch('not-the-owner', {
+			commit: [],
+			release: [key('o1')],
+			committedTtlMs: HOUR,
+		});
+		expect(stranger.released).toBe(0);
+		expect(stranger.notOwned).toEqual([key('o1')]);
+		expect((await h.other().claimBatch([key('o1')], HOUR)).outcomes).toEqual(['in_flight']);
+		const strangerCommit = await h.other().settleBatch('not-the-owner', {
+			commit: [key('o2')],
+			release: [],
+			committedTtlMs: HOUR,
+		});
+		expect(strangerCommit).toEqual({ committed: 0, released: 0, notOwned: [key('o2')] });
+		const settled = await h.store.settleBatch(owner.token, {
+			commit: [key('o2')],
+			release: [key('o1')],
+			committedTtlMs: HOUR,
+		});
+		expect(settled).toEqual({ committed: 1, released: 1, notOwned: [] });
+	});
+
+	it('frees a crashed run\'s claims when they expire', async () => {
+		await h.store.claimBatch([key('crash')], 150);
+		await h.expire(150);
+		const retry = await h.other().claimBatch([key('crash')], HOUR);
+		expect(retry.outcomes).toEqual(['claimed']);
+	});
+
+	it('still records a send whose claim expired when nobody else took the key', async () => {
+		const slow = await h.store.claimBatch([key('slow')], 150);
+		await h.expire(150);
+		const settled = await h.store.settleBatch(slow.token, {
+			commit: [key('slow')],
+			release: [],
+			committedTtlMs: HOUR,
+		});
+		expect(settled.committed).toBe(1);
+		expect((await h.other().claimBatch([key('slow')], HOUR)).outcomes).toEqual(['sent']);
+	});
+
+	it('forgets a committed key after the committed TTL', async () => {
+		const c = await h.store.claimBatch([key('ttl')], HOUR);
+		await h.store.settleBatch(c.token, { commit: [key('ttl')], release: [], committedTtlMs: 150 });
+		await h.expire(150);
+		expect((await h.other().claimBatch([key('ttl')], HOUR)).outcomes).toEqual(['claimed']);
+	});
+
+	it('handles empty batches without touching storage', async () => {
+		const c = await h.store.claimBatch([], HOUR);
+		expect(c.outcomes).toEqual([]);
+		expect(await h.store.settleBatch(c.token, { commit: [], release: [], committedTtlMs: HOUR })).toEqual({
+			committed: 0,
+			released: 0,
+			notOwned: [],
+		});
+	});
+});
+
+describe('RedisDedupStore against a real Redis', () => {
+	const clients: Redis[] = [];
+	const client = () => {
+		const c = testRedis();
+		clients.push(c);
+		return c;
+	};
+	let admin: Redis;
+	let prefix: string;
+
+	beforeAll(() => {
+		admin = adminRedis();
+		clients.push(admin);
+	});
+	beforeEach(() => {
+		prefix = uniquePrefix('redis');
+	});
+	afterEach(() => dropPrefix(admin, prefix));
+	afterAll(() => clients.forEach((c) => c.disconnect()));
+
+	it('gives each key exactly one winner among 8 concurrent claimers on separate connections', async () => {
+		const keys = Array.from({ length: 500 }, (_, i) => dedupKey(prefix, 'meta', 'px', `e${i}`));
+		const stores = Array.from({ length: 8 }, () => new RedisDedupStore(client(), { description: 'r' }));
+		// Each claimer asks for the keys in its own order, so the scripts interleave differently.
+		const results = await Promise.all(
+			stores.map((s, n) => {
+				const order = n % 2 ? [...keys].reverse() : keys;
+				return s.claimBatch(order, HOUR).then((r) => ({ order, r }));
+			}),
+		);
+		const winners = new Map<string, number>();
+		for (const { order, r } of results) {
+			r.outcomes.forEach((o, i) => {
+				if (o === 'claimed') winners.set(order[i], (winners.get(order[i]) ?? 0) + 1);
+				else expect(o).toBe('in_flight');
+			});
+		}
+		expect(winners.size).toBe(keys.length);
+		expect([...winners.values()].every((n) => n === 1)).toBe(true);
+	});
+
+	it('claims and settles a batch of 1,000 keys in one round trip each', async () => {
+		const own = client();
+		await waitForReady(own, 2000);
+		const store = new RedisDedupStore(own, { description: 'r' });
+		const keys = Array.from({ length: 1000 }, (_, i) => dedupKey(prefix, 'meta', 'px', `k${i}`));
+		// Watch every command this connection sends, as Redis sees it (MONITOR).
+		const ownAddress = /addr=(\S+)/.exec((await own.client('INFO')) as string)?.[1];
+		const watcher = adminRedis();
+		clients.push(watcher);
+		const monitor = await watcher.monitor();
+		const seen: string[] = [];
+		monitor.on('monitor', (_time: string, args: string[], source: string) => {
+			if (source === ownAddress) seen.push(String(args[0]).toLowerCase());
+		});
+		const claim = await store.claimBatch(keys, HOUR);
+		const afterClaim = seen.length;
+		await store.settleBatch(claim.token, {
+			commit: keys.slice(0, 600),
+			release: keys.slice(600),
+			committedTtlMs: HOUR,
+		});
+		await own.ping('done');
+		for (let i = 0; i < 100 && !seen.includes('ping'); i++) await new Promise((r) => setTimeout(r, 10));
+		monitor.disconnect();
+		expect(afterClaim).toBeLessThanOrEqual(1);
+		expect(seen).toEqual(['eval', 'eval', 'ping']);
+		expect(claim.outcomes.filter((o) => o === 'claimed')).toHaveLength(1000);
+	});
+
+	it('stores nothing but a claim marker or "s" under the key layout <prefix>:<platform>:<destination>:<event_id>', async () => {
+		const store = new RedisDedupStore(client(), { description: 'r' });
+		const k = dedupKey(prefix, 'meta', '1234567890', 'f59b5c3e5f42a46735afa2a4e5becf6d10fcbfd7b53e5e666c99acaf5e713d82');
+		expect(k).toBe(`${prefix}:meta:1234567890:f59b5c3e5f42a46735afa2a4e5becf6d10fcbfd7b53e5e666c99acaf5e713d82`);
+		const c = await store.claimBatch([k], 60_000);
+		expect(await admin.get(k)).toBe(`c:${c.token}`);
+		const claimTtl = await admin.pttl(k);
+		expect(claimTtl).toBeGreaterThan(0);
+		expect(claimTtl).toBeLessThanOrEqual(60_000);
+		await store.settleBatch(c.token, { commit: [k], release: [], committedTtlMs: 30 * 24 * HOUR });
+		expect(await admin.get(k)).toBe('s');
+		expect(await admin.pttl(k)).toBeGreaterThan(29 * 24 * HOUR);
+	});
+
+	it('fails with an error that names the store when Redis is unreachable', async () => {
+		const dead = createRedisClient({ host: '127.0.0.1', port: 1, connectTimeoutMs: 300 });
+		clients.push(dead);
+		const store = new RedisDedupStore(dead, { description: 'Redis 127.0.0.1:1/0', connectTimeoutMs: 400 });
+		const error = await store.claimBatch([dedupKey(prefix, 'meta', 'px', 'z')], HOUR).catch((e) => e);
+		expect(error).toBeInstanceOf(DedupStoreError);
+		expect(error.message).toMatch(/^Dedup store \(Redis 127\.0\.0\.1:1\/0\) unavailable: /);
+	});
+});

@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
+import { createRedisClient } from '../../shared/dedup';
+
+function redisUrl(): string {
+	const url = process.env.REDIS_URL;
+	if (!url) throw new Error('REDIS_URL is not set: the jest global setup did not run');
+	return url;
+}
+
+/** A connection made exactly as the nodes make theirs (REDIS_URL is set by the global setup). */
+export function testRedis(): Redis {
+	return createRedisClient({ url: redisUrl() });
+}
+
+/** A plain connection for test bookkeeping (inspecting and cleaning keys). */
+export function adminRedis(): Redis {
+	return new Redis(redisUrl(), { maxRetriesPerRequest: 1 });
+}
+
+/** A key prefix no other test uses. */
+export function uniquePrefix(label: string): string {
+	return `test:${label}:${randomUUID().slice(0, 8)}`;
+}
+
+/** Deletes every key under a prefix. */
+export async function dropPrefix(client: Redis, prefix: string): Promise<void> {
+	let cursor = '0';
+	do {
+		const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+		cursor = next;
+		if (keys.length) await client.del(...keys);
+	} while (cursor !== '0');
+}

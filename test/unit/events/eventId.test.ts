@@ -1,0 +1,44 @@
+import { deriveEventId, readRecordId } from '../../../shared/events';
+
+describe('deriveEventId', () => {
+	// Expected values computed independently with Python's hashlib.
+	it.each([
+		['1234567890', 'Lead', 'crm-deal-42', 'f59b5c3e5f42a46735afa2a4e5becf6d10fcbfd7b53e5e666c99acaf5e713d82'],
+		['1234567890', 'Schedule', 'crm-deal-42', 'f93f8e457f790bd12213ede4cfaf8b9fa524972e284fa93a1eaf78ef7b4e58fd'],
+		['act_99', 'Lead', 'crm-deal-42', '54083b5f0129a5936926f6b9acb10bbc3d9a6d9e6acce0359a66944780c91b3d'],
+	])('sha256(%s|%s|%s)', (destination, eventName, recordId, expected) => {
+		expect(deriveEventId(destination, eventName, recordId)).toBe(expected);
+	});
+
+	it('gives separate moments of one lead separate ids, and is stable across calls', () => {
+		const lead = deriveEventId('px', 'Lead', 'r1');
+		expect(deriveEventId('px', 'Lead', 'r1')).toBe(lead);
+		expect(deriveEventId('px', 'Schedule', 'r1')).not.toBe(lead);
+		expect(deriveEventId('px2', 'Lead', 'r1')).not.toBe(lead);
+		expect(lead).toMatch(/^[0-9a-f]{64}$/);
+	});
+
+	it.each([
+		['', 'Lead', 'r1'],
+		['px', '', 'r1'],
+		['px', 'Lead', ''],
+	])('refuses an empty part (%j, %j, %j)', (d, e, r) => {
+		expect(() => deriveEventId(d, e, r)).toThrow(/empty/);
+	});
+});
+
+describe('readRecordId', () => {
+	it.each([
+		['sub_123', 'sub_123'],
+		['  deal-9  ', 'deal-9'],
+		[42, '42'],
+		['', null],
+		['   ', null],
+		[undefined, null],
+		[null, null],
+		[{ id: 1 }, null],
+		[Number.NaN, null],
+	])('%j → %j', (raw, expected) => {
+		expect(readRecordId(raw)).toBe(expected);
+	});
+});

@@ -1,0 +1,63 @@
+import { hashSha256, normalizeEmail, normalizeEmailText } from '../../../shared/identity';
+import type { Platform } from '../../../shared/types';
+
+const HASH = '62a14e44f765419d10fea99367361a727c12365e2520f32218d505ed9aa0f62f';
+
+describe('normalizeEmail: canonical form (Meta)', () => {
+	test.each<[unknown, string | null]>([
+		['John_Smith@gmail.com', 'john_smith@gmail.com'],
+		['  Person@Example.COM  ', 'person@example.com'],
+		['first.last+promo@example.co.uk', 'first.last+promo@example.co.uk'],
+		['josé@exämple.de', 'josé@exämple.de'],
+		['user@xn--bcher-kva.example', 'user@xn--bcher-kva.example'],
+		[['', '  ', 'a@b.io'], 'a@b.io'],
+		['', null],
+		['   ', null],
+		[null, null],
+		[undefined, null],
+		[HASH.toUpperCase(), HASH],
+		[`${HASH}.AQYBAQIA`, HASH],
+	])('%j → %j', (input, expected) => {
+		expect(normalizeEmail(input, { platform: 'meta' })).toBe(expected);
+	});
+});
+
+describe('normalizeEmailText: invalid addresses are omitted with a reason and no raw value', () => {
+	test.each([
+		['foo@bar', 'missing top-level domain'],
+		['1234', 'missing @'],
+		['john smith@example.com', 'contains spaces'],
+		['a@b@example.com', 'more than one @'],
+		['@example.com', 'missing local part'],
+		['john@', 'missing domain'],
+		['john..smith@example.com', 'consecutive dots'],
+		['john@example..com', 'consecutive dots'],
+		['.john@example.com', 'local part starts or ends with a dot'],
+		['john@.example.com', 'empty domain label'],
+		['john@example.c0m', 'invalid top-level domain'],
+		['john@exa_mple.com', 'invalid character in domain'],
+		['jo<hn>@example.com', 'invalid character in local part'],
+	])('%j → omitted (%s)', (input, reason) => {
+		expect(normalizeEmailText(input)).toEqual({ omitted: `not a valid address (${reason})` });
+		expect(JSON.stringify(normalizeEmailText(input))).not.toContain(input);
+	});
+});
+
+describe('normalizeEmail per platform: gmail dots are removed for Google only, +tags kept', () => {
+	test.each<[Platform, string, string]>([
+		['google', 'John.Smith+ads@gmail.com', 'johnsmith+ads@gmail.com'],
+		['google', 'j.o.h.n@googlemail.com', 'john@googlemail.com'],
+		['google', 'first.last@example.com', 'first.last@example.com'],
+		['meta', 'John.Smith+ads@gmail.com', 'john.smith+ads@gmail.com'],
+		['pinterest', 'John.Smith+ads@gmail.com', 'john.smith+ads@gmail.com'],
+		['tiktok', 'John.Smith+ads@gmail.com', 'john.smith+ads@gmail.com'],
+		['microsoft', 'John.Smith+ads@gmail.com', 'john.smith+ads@gmail.com'],
+	])('%s: %j → %j', (platform, input, expected) => {
+		expect(normalizeEmail(input, { platform })).toBe(expected);
+	});
+
+	it('passes an already-hashed email through for Google untouched', () => {
+		const hashed = hashSha256('johnsmith@gmail.com');
+		expect(normalizeEmail(hashed, { platform: 'google' })).toBe(hashed);
+	});
+});
