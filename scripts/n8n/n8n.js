@@ -73,6 +73,10 @@ function n8nEnv(home, userFolder, brokerPort, extra = {}) {
 		N8N_PROTOCOL: 'http',
 		...extra,
 	};
+	// Test runners set NODE_ENV=test (and JEST_*), which makes n8n's CLI skip its work silently.
+	for (const name of Object.keys(env)) {
+		if (name === 'NODE_ENV' || name.startsWith('JEST_')) delete env[name];
+	}
 	const ivm = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(path.join(home, 'node_modules', 'isolated-vm'))})`], {
 		stdio: 'ignore',
 	});
@@ -189,13 +193,36 @@ function importCredentials(home, env, file) {
 }
 
 /**
+ * Runs an n8n CLI command without blocking this process's event loop (loopback stand-ins
+ * living in this process must keep answering while n8n runs).
+ * @param {string} home
+ * @param {string[]} args
+ * @param {Record<string, string>} env
+ * @returns {Promise<{ code: number, stdout: string, stderr: string }>}
+ */
+function cliAsync(home, args, env) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [path.join(home, 'node_modules', 'n8n', 'bin', 'n8n'), ...args], {
+			env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (d) => (stdout += d));
+		child.stderr.on('data', (d) => (stderr += d));
+		child.once('error', reject);
+		child.once('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+	});
+}
+
+/**
  * Runs a Manual-Trigger workflow once; returns the run JSON (status, data.resultData.runData).
  * @param {string} home
  * @param {Record<string, string>} env
  * @param {string} workflowId
  */
-function executeWorkflow(home, env, workflowId) {
-	const result = cli(home, ['execute', `--id=${workflowId}`, '--rawOutput'], { ...env, N8N_LOG_LEVEL: 'info' });
+async function executeWorkflow(home, env, workflowId) {
+	const result = await cliAsync(home, ['execute', `--id=${workflowId}`, '--rawOutput'], { ...env, N8N_LOG_LEVEL: 'info' });
 	const run = findRunJson(result.stdout) || findRunJson(result.stderr);
 	if (!run) {
 		throw new Error(
@@ -281,6 +308,7 @@ module.exports = {
 	n8nEnv,
 	installPackage,
 	cli,
+	cliAsync,
 	findRunJson,
 	importWorkflow,
 	importCredentials,

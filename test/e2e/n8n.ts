@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const n8n = require('../../scripts/n8n/n8n.js');
+
+export interface ItemJson {
+	[key: string]: unknown;
+}
+
+/** One isolated n8n (its own user folder and SQLite database) with the packed package installed. */
+export interface N8nInstance {
+	home: string;
+	userFolder: string;
+	env: Record<string, string>;
+	importCredentials(credentials: unknown[]): void;
+	importWorkflow(workflow: { id: string }): void;
+	/** Runs a Manual-Trigger workflow; returns each node's output items (first run, main output 0). */
+	execute(workflowId: string): Promise<{ status: string; nodes: Record<string, ItemJson[]>; error?: unknown; raw: unknown }>;
+	cleanup(): void;
+}
+
+export async function n8nWithPackage(): Promise<N8nInstance> {
+	const home: string = process.env.LEAD_CAPI_N8N_HOME || n8n.ensureN8n();
+	const tgz = process.env.LEAD_CAPI_PACKAGE_TGZ;
+	if (!tgz || !fs.existsSync(tgz)) {
+		throw new Error('LEAD_CAPI_PACKAGE_TGZ is not set: run the suite with `npm run test:e2e`');
+	}
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-capi-e2e-'));
+	const env = n8n.n8nEnv(home, userFolder, await n8n.freePort());
+	n8n.installPackage(userFolder, tgz);
+	const write = (name: string, data: unknown) => {
+		const file = path.join(userFolder, name);
+		fs.writeFileSync(file, JSON.stringify(data, null, 2));
+		return file;
+	};
+	return {
+		home,
+		userFolder,
+		env,
+		importCredentials(credentials) {
+			n8n.importCredentials(home, env, write('credentials.json', credentials));
+		},
+		importWorkflow(workflow) {
+			n8n.importWorkflow(home, env, write(`workflow-${workflow.id}.json`, workflow));
+		},
+		async execute(workflowId) {
+			const { run } = await n8n.executeWorkflow(home, env, workflowId);
+			const nodes: Record<string, ItemJson[]> = {};
+			for (const [name, runs] of Object.entries(run.data.resultData.runData ?? {})) {
+				const first = (runs as Array<{ data?: { main?: Array<Array<{ json: ItemJson }>> } }>)[0];
+				nodes[name] = (first?.data?.main?.[0] ?? []).map((item) => item.json);
+			}
+			return { status: run.status, nodes, error: run.data.resultData.error, raw: run };
+		},
+		cleanup() {
+			if (!process.env.LEAD_CAPI_E2E_KEEP) fs.rmSync(userFolder, { recursive: true, force: true });
+		},
+	};
+}
+
+/** A node entry of a workflow JSON. */
+export function node(
+	name: string,
+	type: string,
+	typeVersion: number,
+	position: [number, number],
+	parameters: Record<string, unknown>,
+	extra: Record<string, unknown> = {},
+) {
+	return {
+		id: randomUUID(),
+		name,
+		type,
+		typeVersion,
+		position,
+		parameters,
+		...extra,
+	};
+}
+
+/** Connects nodes in a straight line. */
+export function chain(...names: string[]) {
+	const connections: Record<string, unknown> = {};
+	for (let i = 0; i < names.length - 1; i++) {
+		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
+	}
+	return connections;
+}
