@@ -215,4 +215,85 @@ describe('Meta Conversions in a real n8n', () => {
 		});
 		expect(standIn.received).toHaveLength(2);
 	});
+
+	it('fails the node without "Continue On Fail", after sending the good items; Redis down fails closed', async () => {
+		standIn.reset();
+		const leadsNode = node('Leads', 'n8n-nodes-base.set', 3.4, [200, 0], {
+			mode: 'raw',
+			jsonOutput: JSON.stringify({
+				leads: [
+					{ record_id: 'strict-1', occurred_at: hoursAgo(1), contact: { email: 'a@example.com' } },
+					{ record_id: 'strict-2', occurred_at: hoursAgo(1), contact: { city: 'Paris' } },
+				],
+			}),
+			options: {},
+		});
+		const strict = {
+			id: 'e2eMetaStrict001',
+			name: 'e2e: strict error handling',
+			nodes: [
+				node('Start', 'n8n-nodes-base.manualTrigger', 1, [0, 0], {}),
+				leadsNode,
+				node('Split Leads', 'n8n-nodes-base.splitOut', 1, [400, 0], { fieldToSplitOut: 'leads', options: {} }),
+				node('Meta Conversions', `${PKG}.metaConversions`, 1, [600, 0], {
+					event: 'Lead', actionSource: 'auto', leadInput: 'record', dedupStore: 'redis', options: {},
+				}, { credentials: metaCredentials }),
+			],
+			connections: chain('Start', 'Leads', 'Split Leads', 'Meta Conversions'),
+			settings: { executionOrder: 'v1' },
+		};
+		instance.importWorkflow(strict);
+		const run = await instance.execute(strict.id);
+		expect(run.status).toBe('error');
+		const error = run.error as { message: string; description: string; context?: { itemIndex?: number } };
+		expect(error.message).toMatch(/^meta: item 1 failed: not enough customer information/);
+		expect(error.description).toMatch(/This run: 1 sent, 1 failed/);
+		expect(standIn.received).toHaveLength(1);
+
+		instance.importCredentials([
+			{ id: 'e2eDeadRedis0001', name: 'Dead Redis', type: 'leadCapiRedisApi', data: { connection: 'fields', host: '127.0.0.1', port: 1, keyPrefix } },
+		]);
+		const closed = {
+			...strict,
+			id: 'e2eMetaClosed001',
+			name: 'e2e: Redis down, fail closed',
+			nodes: strict.nodes.map((n) =>
+				n.name === 'Meta Conversions'
+					? { ...n, credentials: { ...metaCredentials, leadCapiRedisApi: { id: 'e2eDeadRedis0001', name: 'Dead Redis' } }, onError: 'continueRegularOutput' }
+					: n,
+			),
+		};
+		instance.importWorkflow(closed);
+		standIn.reset();
+		const down = await instance.execute(closed.id);
+		expect(down.status).toBe('success');
+		const out = down.nodes['Meta Conversions'];
+		expect(out[0]).toMatchObject({
+			status: 'failed',
+			error: expect.stringMatching(/^Dedup store \(Redis 127\.0\.0\.1:1\/0\) unavailable: .*Nothing was sent/),
+		});
+		expect(standIn.received).toHaveLength(0);
+	});
+
+	it('tests both credentials from the editor: good ones pass, wrong ones say why', async () => {
+		const server = await instance.serve();
+		try {
+			const test = (type: string, id: string, data: Record<string, unknown>) =>
+				server.rest('/credentials/test', { credentials: { id, name: id, type, data } }) as Promise<{
+					data: { status: string; message: string };
+				}>;
+			const [meta, redis] = credentials();
+			const good = await test(meta.type, meta.id, meta.data);
+			expect(good.data).toMatchObject({ status: 'OK' });
+			const badToken = await test(meta.type, meta.id, { ...meta.data, accessToken: 'wrong-token-123456' });
+			expect(badToken.data.status).toBe('Error');
+			expect(JSON.stringify(badToken)).not.toContain('wrong-token-123456');
+			const redisOk = await test(redis.type, redis.id, redis.data);
+			expect(redisOk.data).toEqual({ status: 'OK', message: 'Connection successful: Redis answered PING' });
+			const redisDown = await test(redis.type, redis.id, { connection: 'fields', host: '127.0.0.1', port: 1 });
+			expect(redisDown.data).toMatchObject({ status: 'Error', message: expect.stringMatching(/connection refused/) });
+		} finally {
+			await server.stop();
+		}
+	});
 });

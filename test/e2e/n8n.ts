@@ -18,6 +18,8 @@ export interface N8nInstance {
 	importWorkflow(workflow: { id: string }): void;
 	/** Runs a Manual-Trigger workflow; returns each node's output items (first run, main output 0). */
 	execute(workflowId: string): Promise<{ status: string; nodes: Record<string, ItemJson[]>; error?: unknown; raw: unknown }>;
+	/** `n8n start` on a free loopback port with an owner account; returns its REST helpers. */
+	serve(): Promise<{ baseUrl: string; rest: (path: string, body: unknown) => Promise<unknown>; stop: () => Promise<void> }>;
 	cleanup(): void;
 }
 
@@ -53,6 +55,29 @@ export async function n8nWithPackage(): Promise<N8nInstance> {
 				nodes[name] = (first?.data?.main?.[0] ?? []).map((item) => item.json);
 			}
 			return { status: run.status, nodes, error: run.data.resultData.error, raw: run };
+		},
+		async serve() {
+			const port: number = await n8n.freePort();
+			const server = await n8n.startServer(home, env, {
+				port,
+				logFile: path.join(userFolder, 'n8n.log'),
+			});
+			const cookie: string = await n8n.ownerSession(server.baseUrl, {
+				email: 'e2e@example.com',
+				password: 'E2e-Passw0rd-not-secret',
+			});
+			return {
+				baseUrl: server.baseUrl,
+				rest: async (restPath: string, body: unknown) => {
+					const res = await fetch(`${server.baseUrl}/rest${restPath}`, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json', cookie },
+						body: JSON.stringify(body),
+					});
+					return res.json();
+				},
+				stop: () => server.stop(),
+			};
 		},
 		cleanup() {
 			if (!process.env.LEAD_CAPI_E2E_KEEP) fs.rmSync(userFolder, { recursive: true, force: true });
