@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * `npm run dev`: a real n8n 1.123.x on http://127.0.0.1:5678 with this package loaded, the
+ * example workflows imported (webhook examples active), their credentials pointing at a
+ * loopback Meta stand-in and a local Redis. Ctrl-C stops everything it started.
+ *
+ * Env: LEAD_CAPI_DEV_PORT (default 5678), LEAD_CAPI_STANDIN_PORT (default 18081),
+ *      REDIS_URL (default: 127.0.0.1:6379, or a redis-server started for the session).
+ */
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const n8n = require('./n8n/n8n.js');
+const { demoCredentials } = require('./n8n/demo.js');
+const { ensureRedis } = require('../test/support/redis.js');
+const { startMetaStandIn } = require('../test/standins/meta.js');
+
+const OWNER = { email: 'dev@example.com', password: 'Lead-Capi-Dev-1' };
+
+async function main() {
+	const port = Number(process.env.LEAD_CAPI_DEV_PORT || 5678);
+	const home = n8n.ensureN8n();
+	const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: n8n.REPO, stdio: 'inherit' });
+	if (build.status !== 0) throw new Error('build failed');
+
+	const userFolder = path.join(n8n.REPO, '.dev', 'n8n');
+	fs.mkdirSync(userFolder, { recursive: true });
+	const env = n8n.n8nEnv(home, userFolder, await n8n.freePort());
+	n8n.installPackage(userFolder, 'link');
+
+	const redis = await ensureRedis();
+	const metaToken = 'dev-meta-token-local-only';
+	const standIn = await startMetaStandIn({
+		accessToken: metaToken,
+		port: Number(process.env.LEAD_CAPI_STANDIN_PORT || 18081),
+	});
+
+	const credentialsFile = path.join(userFolder, 'demo-credentials.json');
+	fs.writeFileSync(
+		credentialsFile,
+		JSON.stringify(demoCredentials({ metaBaseUrl: standIn.url, metaToken, redisUrl: redis.url }), null, 2),
+	);
+	n8n.importCredentials(home, env, credentialsFile);
+	const examples = fs
+		.readdirSync(path.join(n8n.REPO, 'examples'))
+		.filter((f) => f.endsWith('.json'))
+		.map((f) => path.join(n8n.REPO, 'examples', f));
+	for (const file of examples) {
+		const workflow = JSON.parse(fs.readFileSync(file, 'utf8'));
+		const hasWebhook = workflow.nodes.some((/** @type {{ type: string }} */ n) => /webhook|Trigger$/i.test(n.type) && !/manualTrigger/.test(n.type));
+		n8n.importWorkflow(home, env, file, { activate: hasWebhook });
+	}
+
+	const server = await n8n.startServer(home, env, { port, logFile: path.join(userFolder, 'n8n.log') });
+	await n8n.ownerSession(server.baseUrl, OWNER).catch(() => undefined);
+
+	const lines = [
+		'',
+		`n8n ${require(path.join(home, 'node_modules', 'n8n', 'package.json')).version} with n8n-nodes-lead-capi: ${server.baseUrl}`,
+		`  sign in: ${OWNER.email} / ${OWNER.password}`,
+		`  examples imported: ${examples.map((f) => path.basename(f)).join(', ')}`,
+		`  Meta stand-in: ${standIn.url} (what it received: GET ${standIn.url}/__standin/received)`,
+		`  dedup Redis: ${redis.url}${redis.started ? ' (started for this session)' : ''}`,
+		`  try: curl -X POST ${server.baseUrl}/webhook/crm-deal-won -H 'content-type: application/json' \\`,
+		`         -d '{"deal":{"id":42,"value":1200,"currency":"USD"},"person":{"email":"buyer@example.com","country":"US"}}'`,
+		`  logs: ${path.join(userFolder, 'n8n.log')}    stop: Ctrl-C`,
+		'',
+	];
+	process.stdout.write(lines.join('\n') + '\n');
+
+	const stop = async () => {
+		await server.stop();
+		await standIn.close();
+		redis.stop();
+		process.exit(0);
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+	server.child.once('exit', (code) => {
+		process.stderr.write(`n8n exited (${code}); see ${path.join(userFolder, 'n8n.log')}\n`);
+		standIn.close().then(() => {
+			redis.stop();
+			process.exit(code ?? 1);
+		});
+	});
+}
+
+main().catch((error) => {
+	process.stderr.write(`npm run dev: ${error instanceof Error ? error.message : String(error)}\n`);
+	process.exit(1);
+});
