@@ -25,20 +25,25 @@ const metaSpec: SenderSpec<meta.MetaConfig, meta.MetaServerEvent> = {
 			limitedDataUse: (options.limitedDataUse as meta.MetaConfig['limitedDataUse']) ?? 'auto',
 		};
 	},
-	eventName(ctx, record, itemIndex) {
+	eventNamer(ctx) {
 		const event = ctx.getNodeParameter('event', 0) as string;
-		if (event === 'custom') return String(ctx.getNodeParameter('customEventName', itemIndex)).trim();
-		if (event !== 'fromState') return event;
-		const state = typeof record.state === 'string' ? record.state.trim().toLowerCase() : '';
-		const name = meta.META_EVENT_BY_STATE[state];
-		if (!name) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`state "${String(record.state ?? '')}" is not one of partial, lead, contact, schedule, registration, purchase`,
-				{ itemIndex },
-			);
+		if (event === 'custom') {
+			return (_record, itemIndex) =>
+				String(ctx.getNodeParameter('customEventName', itemIndex)).trim();
 		}
-		return name;
+		if (event !== 'fromState') return () => event;
+		return (record, itemIndex) => {
+			const state = typeof record.state === 'string' ? record.state.trim().toLowerCase() : '';
+			const name = meta.META_EVENT_BY_STATE[state];
+			if (!name) {
+				throw new NodeOperationError(
+					ctx.getNode(),
+					`state "${String(record.state ?? '')}" is not one of partial, lead, contact, schedule, registration, purchase`,
+					{ itemIndex },
+				);
+			}
+			return name;
+		};
 	},
 };
 

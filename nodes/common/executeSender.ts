@@ -33,8 +33,11 @@ export interface SenderSpec<Config, Payload> {
 		credentials: ICredentialDataDecryptedObject,
 		options: IDataObject,
 	): Config;
-	/** Event name for one item; may read per-item parameters (custom names). */
-	eventName(ctx: IExecuteFunctions, record: LeadRecord, itemIndex: number): string;
+	/**
+	 * Returns the event namer for this run: node parameters are read once here, and only
+	 * per-item parameters (a custom event name) inside the returned function.
+	 */
+	eventNamer(ctx: IExecuteFunctions): (record: LeadRecord, itemIndex: number) => string;
 }
 
 export interface SenderOptions extends IDataObject {
@@ -79,6 +82,7 @@ function readItems<Config, Payload>(
 ): DispatchItem[] {
 	const mapped = ctx.getNodeParameter('leadInput', 0) === 'map';
 	const recordField = (options.recordField ?? '').trim();
+	const eventName = spec.eventNamer(ctx);
 	return items.map((item, i) => {
 		let record = readLeadRecord(item.json, recordField);
 		try {
@@ -98,7 +102,7 @@ function readItems<Config, Payload>(
 						: 'input item is not a lead record object',
 				};
 			}
-			return { record, eventName: spec.eventName(ctx, record, i) };
+			return { record, eventName: eventName(record, i) };
 		} catch (error) {
 			return { record: record ?? {}, eventName: '', error: errorMessage(error) };
 		}
