@@ -267,6 +267,11 @@ async function sendAll<Config, Payload>(
 			let chunkOutcomes: SendOutcome[];
 			try {
 				chunkOutcomes = await adapter.sendChunk(chunk.payloads, options.config, options.transport);
+				if (chunkOutcomes.length !== chunk.payloads.length) {
+					throw new Error(
+						`got ${chunkOutcomes.length} results for ${chunk.payloads.length} events`,
+					);
+				}
 			} catch (error) {
 				// An adapter bug must not leave events marked as sent: fail (and release) the chunk.
 				const message = error instanceof Error ? error.message : String(error);
