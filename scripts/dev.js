@@ -13,7 +13,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const n8n = require('./n8n/n8n.js');
 const { demoCredentials } = require('./n8n/demo.js');
-const { ensureRedis } = require('../test/support/redis.js');
+const { ensureRedis } = require('./local/redis.js');
 const { startMetaStandIn } = require('../test/standins/meta.js');
 
 const OWNER = { email: 'dev@example.com', password: 'Lead-Capi-Dev-1' };

@@ -13,8 +13,8 @@
  */
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const path = require('node:path');
+const { freePort } = require('../local/redis.js');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const PACKAGE_NAME = require(path.join(REPO, 'package.json')).name;
@@ -31,18 +31,6 @@ function ensureN8n() {
 		throw new Error(`n8n not found in ${home}`);
 	}
 	return home;
-}
-
-/** @returns {Promise<number>} */
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const server = net.createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address();
-			server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-		});
-	});
 }
 
 /**

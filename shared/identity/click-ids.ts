@@ -1,21 +1,7 @@
 import { firstFieldValue } from './field-values';
-import type { FieldOutcome, IdentityField } from './fields';
+import { CLICK_ID_FIELDS, type ClickIdField, type FieldOutcome } from './fields';
 
-/** Click ids and cookies passed through as captured: never lowercased, never hashed. */
-export type ClickIdField = Extract<
-	IdentityField,
-	'gclid' | 'gbraid' | 'wbraid' | 'ttclid' | 'ttp' | 'msclkid' | 'epik'
->;
-
-export const CLICK_ID_FIELDS: readonly ClickIdField[] = [
-	'gclid',
-	'gbraid',
-	'wbraid',
-	'ttclid',
-	'ttp',
-	'msclkid',
-	'epik',
-];
+export { CLICK_ID_FIELDS, type ClickIdField };
 
 /** Click ids are opaque tokens; whitespace inside one means it was mangled on the way. */
 export function normalizeClickIdText(text: string): FieldOutcome {

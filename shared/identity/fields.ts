@@ -25,7 +25,12 @@ export type IdentityField =
 	| 'msclkid'
 	| 'epik';
 
-export const IDENTITY_FIELDS: readonly IdentityField[] = [
+/**
+ * Fields that at least one platform hashes. Only for these is a 64-hex input taken to be an
+ * existing SHA-256 (normalization.md "Already hashed"); a click id or user agent that happens
+ * to be 64 hex characters is just a value.
+ */
+const HASHABLE_FIELD_LIST: readonly IdentityField[] = [
 	'email',
 	'phone',
 	'first_name',
@@ -37,10 +42,16 @@ export const IDENTITY_FIELDS: readonly IdentityField[] = [
 	'gender',
 	'date_of_birth',
 	'external_id',
-	'ip',
-	'user_agent',
-	'fbc',
-	'fbp',
+];
+export const HASHABLE_FIELDS: ReadonlySet<IdentityField> = new Set(HASHABLE_FIELD_LIST);
+
+/** Click ids and cookies passed through as captured: never lowercased, never hashed. */
+export type ClickIdField = Extract<
+	IdentityField,
+	'gclid' | 'gbraid' | 'wbraid' | 'ttclid' | 'ttp' | 'msclkid' | 'epik'
+>;
+
+export const CLICK_ID_FIELDS: readonly ClickIdField[] = [
 	'gclid',
 	'gbraid',
 	'wbraid',
@@ -50,24 +61,14 @@ export const IDENTITY_FIELDS: readonly IdentityField[] = [
 	'epik',
 ];
 
-/**
- * Fields that at least one platform hashes. Only for these is a 64-hex input taken to be an
- * existing SHA-256 (normalization.md "Already hashed"); a click id or user agent that happens
- * to be 64 hex characters is just a value.
- */
-export const HASHABLE_FIELDS: ReadonlySet<IdentityField> = new Set<IdentityField>([
-	'email',
-	'phone',
-	'first_name',
-	'last_name',
-	'city',
-	'region',
-	'postal_code',
-	'country',
-	'gender',
-	'date_of_birth',
-	'external_id',
-]);
+export const IDENTITY_FIELDS: readonly IdentityField[] = [
+	...HASHABLE_FIELD_LIST,
+	'ip',
+	'user_agent',
+	'fbc',
+	'fbp',
+	...CLICK_ID_FIELDS,
+];
 
 /**
  * What normalizing one input value gave:

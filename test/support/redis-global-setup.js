@@ -1,4 +1,4 @@
-const { ensureRedis } = require('./redis');
+const { ensureRedis } = require('../../scripts/local/redis');
 
 module.exports = async function globalSetup() {
 	const redis = await ensureRedis();

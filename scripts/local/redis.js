@@ -1,8 +1,8 @@
 // @ts-check
 /**
- * Finds a real Redis for the tests: REDIS_URL, else 127.0.0.1:6379, else a redis-server started
- * on a free loopback port when the binary exists. Plain JavaScript so that jest's globalSetup,
- * the end-to-end runner and shell scripts can all use it without a compile step.
+ * Finds a real Redis for the tests and `npm run dev`: REDIS_URL, else 127.0.0.1:6379, else a
+ * redis-server started on a free loopback port when the binary exists. Plain JavaScript so
+ * that jest's globalSetup and the dev/e2e tooling can use it without a compile step.
  */
 const { spawn, spawnSync } = require('node:child_process');
 const net = require('node:net');
