@@ -231,7 +231,7 @@ export class Transport {
 			const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(detail);
 			const message = timedOut
 				? `no response within ${request.timeoutMs ?? this.timeoutMs} ms`
-				: `network error ${code || ''}: ${detail}`.replace('  ', ' ');
+				: `network error${code ? ` ${code}` : ''}: ${detail}`;
 			if (timedOut || NETWORK_RETRY_CODES.has(code) || /socket hang up/i.test(detail)) {
 				return { kind: 'retry', message };
 			}

@@ -106,9 +106,12 @@ export async function sendMetaChunk(
 		const right = await sendMetaChunk(events.slice(middle), config, transport);
 		return [...left, ...right];
 	}
-	const message = result.response ? describeGraphError(graphError, status) : result.message;
+	// A permanent rejection is told in Meta's own words; a transient failure that outlived its
+	// retries says what happened and how often it was tried.
 	const error =
-		result.failure === 'retryable' ? result.message : message;
+		result.failure === 'permanent' && result.response
+			? describeGraphError(graphError, status)
+			: result.message;
 	return events.map(() => ({
 		status: 'failed',
 		error,
