@@ -14,9 +14,17 @@ const metaSpec: SenderSpec<meta.MetaConfig, meta.MetaServerEvent> = {
 	adapter: metaAdapter,
 	credentialName: 'metaConversionsApi',
 	readConfig(ctx, credentials, options) {
+		const pixelId = String(credentials.pixelId ?? '').trim();
+		const accessToken = String(credentials.accessToken ?? '');
+		if (!pixelId || !accessToken) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				'The Meta Conversions API credential needs a Dataset (Pixel) ID and an Access Token',
+			);
+		}
 		return {
-			pixelId: String(credentials.pixelId ?? '').trim(),
-			accessToken: String(credentials.accessToken ?? ''),
+			pixelId,
+			accessToken,
 			appSecret: credentials.appSecret ? String(credentials.appSecret) : undefined,
 			apiVersion: credentials.apiVersion ? String(credentials.apiVersion) : undefined,
 			baseUrl: credentials.baseUrl ? String(credentials.baseUrl) : undefined,
