@@ -10,3 +10,4 @@ export * from './dispatch';
 export * as meta from './platforms/meta';
 export { metaAdapter } from './platforms/meta';
 export * from './record';
+export * from './captureLog';

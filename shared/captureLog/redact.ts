@@ -1,0 +1,158 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { normalizeCountry, normalizePhoneText, normalizeRegion } from '../identity';
+import type { LeadRecord } from '../types';
+
+/**
+ * What the capture log keeps of a lead: what rules need, no raw email, phone or name.
+ * Rules read it with the same field paths as a full record (contact.email_domain stands in for
+ * contact.email in "email domain in" / "is work email"; contact.has_phone for "exists" on
+ * contact.phone). `_redacted: true` tells the rule engine that PII fields are absent on purpose.
+ */
+export interface RedactedRecord {
+	_redacted: true;
+	state?: string;
+	occurred_at?: string;
+	source?: { kind?: string; form_id?: string; page_url?: string; referrer_host?: string };
+	contact?: {
+		email_domain?: string;
+		has_phone?: boolean;
+		phone_country?: string;
+		city?: string;
+		region?: string;
+		country?: string;
+	};
+	client?: { country?: string; region?: string };
+	/** Which click ids were present (true), never their values. */
+	click?: Record<string, true>;
+	value?: { amount?: number; currency?: string };
+	consent?: Record<string, unknown>;
+	attributes?: Record<string, string | number | boolean>;
+}
+
+const EMAIL_IN_TEXT = /[^\s@]+@[^\s@]+\.[^\s@]+/;
+const DIGIT_RUN = /\d[\d\s().-]{5,}\d/;
+const SENSITIVE_KEY = /(^|_)(e-?mail|phone|tel|mobile|name|first|last|surname|address|street|password|card|cvv|ssn|dob|birth|message|comment|notes?)($|_)/i;
+const MAX_ATTRIBUTE_LENGTH = 200;
+const CLICK_KEYS = ['fbclid', 'fbc', 'fbp', 'gclid', 'gbraid', 'wbraid', 'ttclid', 'ttp', 'msclkid', 'epik'];
+
+function text(raw: unknown): string | undefined {
+	if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
+	if (typeof raw !== 'string') return undefined;
+	const t = raw.trim();
+	return t === '' ? undefined : t;
+}
+
+function first(raw: unknown): unknown {
+	return Array.isArray(raw) ? raw.find((v) => text(v) !== undefined) : raw;
+}
+
+function emailDomainOf(raw: unknown): string | undefined {
+	const email = text(first(raw));
+	if (!email) return undefined;
+	const at = email.lastIndexOf('@');
+	const domain = at > 0 ? email.slice(at + 1).toLowerCase() : '';
+	return /^[^\s@]+\.[^\s@]+$/.test(domain) ? domain : undefined;
+}
+
+/** Origin + path, plus utm_* parameters: a query string may carry an email or a token. */
+function safePageUrl(raw: unknown): string | undefined {
+	const value = text(raw);
+	if (!value) return undefined;
+	try {
+		const url = new URL(value);
+		const kept = new URLSearchParams();
+		for (const [k, v] of url.searchParams) if (/^utm_/i.test(k) && !EMAIL_IN_TEXT.test(v)) kept.set(k, v);
+		const query = kept.toString();
+		return `${url.origin}${url.pathname}${query ? `?${query}` : ''}`;
+	} catch {
+		return undefined;
+	}
+}
+
+function hostOf(raw: unknown): string | undefined {
+	const value = text(raw);
+	if (!value) return undefined;
+	try {
+		return new URL(value).host;
+	} catch {
+		return undefined;
+	}
+}
+
+function safeAttributes(raw: unknown): RedactedRecord['attributes'] {
+	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+	const out: Record<string, string | number | boolean> = {};
+	for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+		if (SENSITIVE_KEY.test(key)) continue;
+		if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
+			out[key] = value;
+		} else if (typeof value === 'string') {
+			const v = value.trim();
+			if (v === '' || EMAIL_IN_TEXT.test(v) || DIGIT_RUN.test(v)) continue;
+			out[key] = v.slice(0, MAX_ATTRIBUTE_LENGTH);
+		}
+	}
+	return Object.keys(out).length ? out : undefined;
+}
+
+function compact<T extends object>(obj: T): T | undefined {
+	const entries = Object.entries(obj).filter(([, v]) => v !== undefined);
+	return entries.length ? (Object.fromEntries(entries) as T) : undefined;
+}
+
+export function redactForLog(record: LeadRecord, options: { defaultCountry?: string } = {}): RedactedRecord {
+	const contact = record.contact ?? {};
+	const country = normalizeCountry(first(contact.country)) ?? undefined;
+	const phoneRaw = text(first(contact.phone));
+	const phoneOutcome = phoneRaw
+		? normalizePhoneText(phoneRaw, {
+				country: country ?? normalizeCountry(record.client?.country) ?? options.defaultCountry,
+			})
+		: null;
+	const phone = phoneOutcome && 'value' in phoneOutcome ? phoneOutcome.value : null;
+	const clicks: Record<string, true> = {};
+	for (const key of CLICK_KEYS) {
+		if (text(first((record.click as Record<string, unknown> | undefined)?.[key]))) clicks[key] = true;
+	}
+	const amount = Number(record.value?.amount);
+	const redacted: RedactedRecord = {
+		_redacted: true,
+		state: text(record.state),
+		occurred_at: text(record.occurred_at),
+		source: compact({
+			kind: text(record.source?.kind),
+			form_id: text(record.source?.form_id),
+			page_url: safePageUrl(record.source?.page_url),
+			referrer_host: hostOf(record.source?.referrer),
+		}),
+		contact: compact({
+			email_domain: emailDomainOf(contact.email),
+			has_phone: phoneRaw ? true : undefined,
+			phone_country: phone ? phoneCountry(phone) : undefined,
+			city: text(first(contact.city)),
+			region: normalizeRegion(first(contact.region), { country }) ?? undefined,
+			country,
+		}),
+		client: compact({
+			country: normalizeCountry(record.client?.country) ?? undefined,
+			region: text(record.client?.region),
+		}),
+		click: Object.keys(clicks).length ? clicks : undefined,
+		value: compact({
+			amount: record.value?.amount !== undefined && Number.isFinite(amount) ? amount : undefined,
+			currency: text(record.value?.currency),
+		}),
+		consent:
+			record.consent && typeof record.consent === 'object'
+				? compact({ ...record.consent } as Record<string, unknown>)
+				: undefined,
+		attributes: safeAttributes(record.attributes),
+	};
+	return compact(redacted) as RedactedRecord;
+}
+
+/** ISO country of an E.164 number (the country libphonenumber attributes it to). */
+function phoneCountry(e164: string): string | undefined {
+	const country = parsePhoneNumberFromString(e164)?.country;
+	return country ? country.toLowerCase() : undefined;
+}
