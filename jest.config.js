@@ -1,13 +1,30 @@
-/** Unit and integration tests (`npm test`). The end-to-end suite has its own config. */
+/**
+ * `npm test`: unit and integration tests (real Redis, loopback HTTP servers) and the capture
+ * script in real headless Chromium. The end-to-end suite in real n8n has its own config.
+ */
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+
 module.exports = {
-	preset: 'ts-jest',
-	testEnvironment: 'node',
-	roots: ['<rootDir>/test'],
-	testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/test/integration/**/*.test.ts'],
 	globalSetup: '<rootDir>/test/support/redis-global-setup.js',
 	globalTeardown: '<rootDir>/test/support/redis-global-teardown.js',
-	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
-	},
-	testTimeout: 30000,
+	// Browser tests type like a person and wait out debounces; core tests finish far sooner.
+	testTimeout: 60000,
+	projects: [
+		{
+			displayName: 'core',
+			preset: 'ts-jest',
+			testEnvironment: 'node',
+			roots: ['<rootDir>/test'],
+			testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/test/integration/**/*.test.ts'],
+			transform,
+		},
+		{
+			displayName: 'browser',
+			preset: 'ts-jest',
+			testEnvironment: 'node',
+			roots: ['<rootDir>/test/browser'],
+			testMatch: ['<rootDir>/test/browser/**/*.test.ts'],
+			transform,
+		},
+	],
 };

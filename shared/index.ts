@@ -11,3 +11,6 @@ export * as meta from './platforms/meta';
 export { metaAdapter } from './platforms/meta';
 export * from './record';
 export * from './captureLog';
+export * from './capture';
+export * from './capture/browser';
+export * from './rules';

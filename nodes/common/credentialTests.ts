@@ -15,3 +15,27 @@ export async function leadCapiRedisConnectionTest(
 	if (result.ok) return { status: 'OK', message: 'Connection successful: Redis answered PING' };
 	return { status: 'Error', message: result.message };
 }
+
+/**
+ * A webhook secret has no remote API to test against: the deliveries themselves prove it. This
+ * checks what can be checked before the first delivery: that a secret is there, without the
+ * stray spaces a copy-paste brings (the sender signs with the exact secret).
+ */
+export async function leadCaptureSecretTest(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const secret = String(credential.data?.secret ?? '');
+	if (secret === '') return { status: 'Error', message: 'The signing secret is empty' };
+	if (secret.trim() !== secret) {
+		return {
+			status: 'Error',
+			message: 'The signing secret starts or ends with spaces; senders sign with the exact secret',
+		};
+	}
+	const advice = secret.length < 16 ? ' (short: 32 or more random characters are safer)' : '';
+	return {
+		status: 'OK',
+		message: `Signing secret set: ${secret.length} characters${advice}. Deliveries are verified with it.`,
+	};
+}

@@ -1,0 +1,278 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+import {
+	CaptureLog,
+	captureLogKey,
+	captureScriptSource,
+	CAPTURE_SCRIPT_CONTENT_TYPE,
+	processCapture,
+	type CaptureConfig,
+	type CaptureSource,
+	type LeadState,
+} from '../../shared';
+import { leadCapiRedisConnectionTest, leadCaptureSecretTest } from '../common/credentialTests';
+import { getRedisClient, redisConfigFromCredentials } from '../common/redisClients';
+import { captureTriggerProperties } from './description';
+import { readRawBody } from './readBody';
+
+interface Settings extends IDataObject {
+	allowedOrigins?: string;
+	captureLogMaxEntries?: number;
+	captureLogName?: string;
+	defaultCountry?: string;
+	deriveRecordId?: boolean;
+	formId?: string;
+	maxBodyKb?: number;
+	toleranceSeconds?: number;
+	trustProxy?: boolean;
+}
+
+type Req = IncomingMessage & { rawBody?: Buffer; query?: Record<string, unknown> };
+type Res = ServerResponse & { status?: unknown };
+
+function answer(res: Res, status: number, body: unknown, headers: Record<string, string> = {}): void {
+	res.statusCode = status;
+	for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+	if (!res.hasHeader('content-type')) res.setHeader('content-type', 'application/json; charset=utf-8');
+	res.end(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
+function header(req: Req, name: string): string | undefined {
+	const value = req.headers[name];
+	return Array.isArray(value) ? value[0] : value;
+}
+
+/** Applies the allow-list; returns false (after answering 403) when the origin is refused. */
+function checkOrigin(req: Req, res: Res, allowedOrigins: string): boolean {
+	const origin = header(req, 'origin');
+	const allowed = allowedOrigins
+		.split(',')
+		.map((o) => o.trim().replace(/\/+$/, ''))
+		.filter(Boolean);
+	if (!origin) return true;
+	if (allowed.length === 0 || allowed.includes(origin)) {
+		res.setHeader('Access-Control-Allow-Origin', origin);
+		res.setHeader('Vary', 'Origin');
+		return true;
+	}
+	res.removeHeader('Access-Control-Allow-Origin');
+	answer(res, 403, { ok: false, error: `origin ${origin} is not allowed to send captures here` });
+	return false;
+}
+
+/** The capture core's configuration from the node's parameters and credential. */
+async function captureConfig(
+	ctx: IWebhookFunctions,
+	source: CaptureSource,
+	settings: Settings,
+	maxBodyBytes: number,
+): Promise<CaptureConfig> {
+	const signed = source !== 'script' && ctx.getNodeParameter('authentication') === 'signature';
+	const secret = signed
+		? String((await ctx.getCredentials('leadCaptureWebhookApi')).secret ?? '')
+		: undefined;
+	const stateFrom = ctx.getNodeParameter('stateFrom') as 'preset' | 'field' | 'fixed';
+	const mapping: Record<string, string> = {};
+	if (source === 'generic') {
+		const fields = ctx.getNodeParameter('fieldMapping.field', []) as Array<{
+			path: string;
+			bodyPath: string;
+		}>;
+		for (const { path, bodyPath } of fields) if (bodyPath) mapping[path] = bodyPath;
+	}
+	return {
+		source,
+		signature: !signed
+			? { kind: 'none' }
+			: source === 'generic'
+				? {
+						kind: 'hmac',
+						secret,
+						header: ctx.getNodeParameter('hmacHeader') as string,
+						algorithm: ctx.getNodeParameter('hmacAlgorithm') as 'sha1' | 'sha256' | 'sha512',
+						encoding: ctx.getNodeParameter('hmacEncoding') as 'hex' | 'base64',
+						prefix: (ctx.getNodeParameter('hmacPrefix') as string) || undefined,
+						toleranceSeconds: settings.toleranceSeconds,
+					}
+				: { kind: 'preset', secret, toleranceSeconds: settings.toleranceSeconds },
+		state: {
+			from: stateFrom,
+			field: stateFrom === 'field' ? (ctx.getNodeParameter('stateField') as string) : undefined,
+			value: stateFrom === 'fixed' ? (ctx.getNodeParameter('fixedState') as LeadState) : undefined,
+		},
+		mapping: source === 'generic' ? mapping : undefined,
+		recordIdField:
+			source === 'generic' ? (ctx.getNodeParameter('recordIdField') as string) || undefined : undefined,
+		deriveRecordId: Boolean(settings.deriveRecordId),
+		formId: settings.formId || undefined,
+		trustProxy: Boolean(settings.trustProxy),
+		maxBodyBytes,
+		defaultCountry: settings.defaultCountry || undefined,
+	};
+}
+
+/**
+ * Lead Capture Trigger: one canonical lead record per accepted capture, from the project's
+ * capture script, form tools (Typeform, Tally), schedulers (Calendly, Cal.com) or any webhook.
+ * Every check (size, signature, parsing, record id, identity) happens before an execution
+ * starts: a refused delivery gets its 4xx and starts nothing.
+ */
+export class LeadCaptureTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Lead Capture Trigger',
+		name: 'leadCaptureTrigger',
+		icon: { light: 'file:../../icons/lead-capture.svg', dark: 'file:../../icons/lead-capture.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ $parameter["source"] + ": /" + $parameter["path"] }}',
+		description:
+			'Starts the workflow with a canonical lead record for each capture from your site, a form tool, a scheduler or a CRM webhook',
+		defaults: { name: 'Lead Capture Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'leadCaptureWebhookApi',
+				required: true,
+				testedBy: 'leadCaptureSecretTest',
+				displayOptions: { show: { authentication: ['signature'] }, hide: { source: ['script'] } },
+			},
+			{
+				name: 'leadCapiRedisApi',
+				required: true,
+				testedBy: 'leadCapiRedisConnectionTest',
+				displayOptions: { show: { captureLog: ['redis'] } },
+			},
+		],
+		webhooks: [
+			{
+				name: 'setup',
+				httpMethod: 'GET',
+				responseMode: 'onReceived',
+				path: '={{$parameter["path"]}}',
+				isFullPath: true,
+			},
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: '={{$parameter["path"]}}',
+				isFullPath: true,
+			},
+		],
+		properties: captureTriggerProperties,
+	};
+
+	methods = {
+		credentialTest: { leadCapiRedisConnectionTest, leadCaptureSecretTest },
+	};
+
+	// Nothing to register remotely: the URL is pasted into the form tool (or the script tag).
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+		setup: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const req = this.getRequestObject() as unknown as Req;
+		const res = this.getResponseObject() as unknown as Res;
+		const source = this.getNodeParameter('source') as CaptureSource;
+		const settings = this.getNodeParameter('settings', {}) as Settings;
+
+		if (this.getWebhookName() === 'setup') {
+			if (source !== 'script') {
+				answer(res, 200, `Lead Capture Trigger (${source}): send POST deliveries to this URL.`, {
+					'content-type': 'text/plain; charset=utf-8',
+				});
+			} else {
+				answer(res, 200, captureScriptSource(), {
+					'content-type': CAPTURE_SCRIPT_CONTENT_TYPE,
+					'cache-control': 'public, max-age=300',
+					'access-control-allow-origin': '*',
+				});
+			}
+			return { noWebhookResponse: true };
+		}
+
+		if (!checkOrigin(req, res, settings.allowedOrigins ?? '')) return { noWebhookResponse: true };
+
+		const limit = Math.max(1, Number(settings.maxBodyKb ?? 256)) * 1024;
+		const body = await readRawBody(req, limit);
+		if (!body.ok) {
+			answer(res, 413, { ok: false, error: `body too large (${body.size} bytes, limit ${limit})` });
+			return { noWebhookResponse: true };
+		}
+
+		const config = await captureConfig(this, source, settings, limit);
+		const outcome = processCapture(
+			{
+				method: req.method ?? 'POST',
+				headers: req.headers,
+				rawBody: body.body,
+				query: req.query ?? {},
+				remoteAddress: req.socket?.remoteAddress,
+			},
+			config,
+		);
+		if (outcome.kind === 'rejected') {
+			answer(res, outcome.status, { ok: false, error: outcome.reason });
+			return { noWebhookResponse: true };
+		}
+		if (outcome.kind === 'ignored') {
+			answer(res, 200, { ok: true, ignored: outcome.reason });
+			return { noWebhookResponse: true };
+		}
+
+		const { record } = outcome;
+		for (const warning of outcome.warnings) this.logger.warn(`Lead Capture Trigger: ${warning}`);
+		if (this.getNodeParameter('captureLog') === 'redis') {
+			// The log serves the rule preview; a Redis hiccup must not lose the lead itself.
+			try {
+				const credentials = await this.getCredentials('leadCapiRedisApi');
+				const { client } = getRedisClient(redisConfigFromCredentials(credentials));
+				const name = (settings.captureLogName || (this.getNodeParameter('path') as string)).trim();
+				await new CaptureLog(client, {
+					key: captureLogKey(String(credentials.keyPrefix ?? ''), name),
+					maxEntries: settings.captureLogMaxEntries,
+				}).append(record, { defaultCountry: settings.defaultCountry || undefined });
+			} catch (error) {
+				this.logger.warn(
+					`Lead Capture Trigger: capture log not written (${error instanceof Error ? error.message : String(error)})`,
+				);
+			}
+		}
+		answer(res, 200, { ok: true, record_id: record.record_id, state: record.state });
+		return {
+			workflowData: [[{ json: record as IDataObject }]],
+			noWebhookResponse: true,
+		};
+	}
+}

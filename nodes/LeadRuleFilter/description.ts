@@ -1,0 +1,186 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+export const ruleFilterProperties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Filter Leads',
+				value: 'filter',
+				action: 'Route each lead to send or skip',
+				description: 'Route each lead to Send or Skip',
+			},
+			{
+				name: 'Preview on Last 7 Days',
+				value: 'preview',
+				action: 'Preview the rules on last week s captures',
+				description:
+					"Count how many of the last 7 days' captures these settings would have sent, from the trigger's capture log",
+			},
+		],
+		default: 'filter',
+	},
+	{
+		displayName: 'Send Mode',
+		name: 'sendMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Booking',
+				value: 'booking',
+				description: 'Send bookings (state schedule) only',
+			},
+			{
+				name: 'Completed and All Partial Leads',
+				value: 'automatic_partial',
+				description: 'Send every capture, partial or completed',
+			},
+			{
+				name: 'Completed Leads Only',
+				value: 'automatic_completed',
+				description: 'Send completed submissions; skip partial captures',
+			},
+			{
+				name: 'Manual Approval',
+				value: 'manual',
+				description: 'Send only leads an earlier step has explicitly approved',
+			},
+			{
+				name: 'Rules',
+				value: 'automatic_match',
+				description: 'Send what matches the rules below (by default: completed leads plus qualified partials)',
+			},
+		],
+		default: 'automatic_completed',
+	},
+	{
+		displayName: 'Rules Apply To',
+		name: 'rulesApplyTo',
+		type: 'options',
+		options: [
+			{
+				name: 'Partial Leads (Completed Always Sent)',
+				value: 'partial',
+				description: 'Completed leads are sent; partial captures only when they match',
+			},
+			{ name: 'All Leads', value: 'all', description: 'Every lead must match to be sent' },
+		],
+		default: 'partial',
+		displayOptions: { show: { sendMode: ['automatic_match'] } },
+	},
+	{
+		displayName: 'Combine Conditions',
+		name: 'combinator',
+		type: 'options',
+		options: [
+			{ name: 'All Must Match (AND)', value: 'and' },
+			{ name: 'Any Must Match (OR)', value: 'or' },
+		],
+		default: 'and',
+		displayOptions: { show: { sendMode: ['automatic_match'] } },
+	},
+	{
+		displayName: 'Conditions',
+		name: 'rules',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Condition',
+		default: {},
+		displayOptions: { show: { sendMode: ['automatic_match'] } },
+		options: [
+			{
+				name: 'condition',
+				displayName: 'Condition',
+				values: [
+					{
+						displayName: 'Field',
+						name: 'field',
+						type: 'string',
+						default: 'source.page_url',
+						placeholder: 'attributes.utm_source',
+						description: 'Dotted path in the lead record',
+					},
+					{
+						displayName: 'Match',
+						name: 'matchType',
+						type: 'options',
+						options: [
+							{ name: 'Contains', value: 'contains' },
+							{ name: 'Email Domain In', value: 'email_domain_in' },
+							{ name: 'Ends With', value: 'ends_with' },
+							{ name: 'Equals', value: 'equals' },
+							{ name: 'Exists', value: 'exists' },
+							{ name: 'Greater Than', value: 'greater_than' },
+							{ name: 'In List', value: 'in_list' },
+							{ name: 'Is Work Email', value: 'is_work_email' },
+							{ name: 'Less Than', value: 'less_than' },
+							{ name: 'Not Contains', value: 'not_contains' },
+							{ name: 'Not Equals', value: 'not_equals' },
+							{ name: 'Not Exists', value: 'not_exists' },
+							{ name: 'Not In List', value: 'not_in_list' },
+							{ name: 'Regex', value: 'regex' },
+							{ name: 'Starts With', value: 'starts_with' },
+						],
+						default: 'contains',
+					},
+					{
+						displayName: 'Pattern',
+						name: 'pattern',
+						type: 'string',
+						default: '',
+						placeholder: '/pricing',
+						description: 'Lists: separated by commas or new lines',
+					},
+					{
+						displayName: 'Case Sensitive',
+						name: 'caseSensitive',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to compare text with case',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Approval Field',
+		name: 'approvalField',
+		type: 'string',
+		default: 'attributes.approved',
+		description: 'Dotted path that an earlier step sets to true (or "yes", "approved", 1) to approve a lead',
+		displayOptions: { show: { sendMode: ['manual'] } },
+	},
+	{
+		displayName: 'Capture Log Name',
+		name: 'captureLogName',
+		type: 'string',
+		default: 'lead-capture',
+		required: true,
+		description:
+			"The Lead Capture Trigger's capture log: its Capture Log Name setting, or its path when that is empty",
+		displayOptions: { show: { operation: ['preview'] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { operation: ['filter'] } },
+		options: [
+			{
+				displayName: 'Lead Record Field',
+				name: 'recordField',
+				type: 'string',
+				default: '',
+				placeholder: 'lead',
+				description:
+					'Where the lead record is inside each input item (dot notation). Leave empty when the item itself is the record.',
+			},
+		],
+	},
+];

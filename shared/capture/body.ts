@@ -1,0 +1,150 @@
+import type { CaptureRequest, CaptureSource } from './types';
+import { echo, readHeader, type JsonObject } from './values';
+
+/**
+ * Body parsing: JSON (`application/json`, `*+json`, or `text/plain` holding JSON — what the
+ * capture script's sendBeacon sends), and `application/x-www-form-urlencoded` for the generic
+ * source, with bracketed keys (`contact[email]`) read as nested objects. Multipart is out of
+ * scope. A request without a content type is read as JSON.
+ */
+export type ParsedBody =
+	| { ok: true; body: JsonObject }
+	| { ok: false; status: 400 | 415; reason: string };
+
+/** Bracket nesting deeper than this is kept as a flat key. */
+const MAX_FORM_DEPTH = 5;
+
+/** Keys that would reach Object.prototype if ever assigned on a plain object. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
+
+export function parseCaptureBody(request: CaptureRequest, source: CaptureSource): ParsedBody {
+	const mediaType = (readHeader(request.headers, 'content-type') ?? '')
+		.split(';')[0]
+		.trim()
+		.toLowerCase();
+	const text = decodeUtf8(request.rawBody);
+	if (text === null) return { ok: false, status: 400, reason: 'malformed body: not valid UTF-8' };
+
+	if (mediaType === 'application/x-www-form-urlencoded') {
+		if (source !== 'generic') {
+			return {
+				ok: false,
+				status: 415,
+				reason: `unsupported content type ${mediaType} for the ${source} source (expected application/json)`,
+			};
+		}
+		return { ok: true, body: parseFormBody(text) };
+	}
+	if (mediaType === '' || isJsonMediaType(mediaType) || mediaType === 'text/plain') {
+		return parseJsonBody(text);
+	}
+	return {
+		ok: false,
+		status: 415,
+		reason: `unsupported content type ${echo(mediaType)} (accepted: application/json, text/plain holding JSON${
+			source === 'generic' ? ', application/x-www-form-urlencoded' : ''
+		})`,
+	};
+}
+
+function isJsonMediaType(mediaType: string): boolean {
+	return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
+}
+
+function decodeUtf8(raw: Buffer): string | null {
+	try {
+		const text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+		return text.startsWith('\uFEFF') ? text.slice(1) : text;
+	} catch {
+		return null;
+	}
+}
+
+function parseJsonBody(text: string): ParsedBody {
+	if (text.trim() === '') return malformedJson('empty body');
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch (error) {
+		return malformedJson(describeJsonError(error));
+	}
+	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+		const got = Array.isArray(parsed)
+			? 'an array'
+			: parsed === null
+				? 'null'
+				: `a ${typeof parsed}`;
+		return malformedJson(`expected an object at the top level, got ${got}`);
+	}
+	return { ok: true, body: parsed as JsonObject };
+}
+
+/**
+ * V8's messages quote the offending text ("…is not valid JSON"), which may be personal data, so
+ * only the position (when V8 gives one) is kept.
+ */
+function describeJsonError(error: unknown): string {
+	const message = error instanceof Error ? error.message : '';
+	if (/end of (?:json )?input/i.test(message)) return 'unexpected end of input';
+	const position = /position (\d+)/.exec(message);
+	return position ? `invalid JSON at position ${position[1]}` : 'not valid JSON';
+}
+
+function malformedJson(detail: string): ParsedBody {
+	return { ok: false, status: 400, reason: `malformed JSON body: ${detail}` };
+}
+
+/**
+ * `a=1&contact[email]=x&tags[]=p&tags[]=q`
+ * → `{ a: '1', contact: { email: 'x' }, tags: ['p', 'q'] }`.
+ * A repeated plain key becomes a list. Keys that conflict with an earlier shape are dropped.
+ */
+export function parseFormBody(text: string): JsonObject {
+	const root: JsonObject = {};
+	for (const [key, value] of new URLSearchParams(text)) {
+		const segments = splitFormKey(key);
+		if (segments === null) continue;
+		assign(root, segments, value);
+	}
+	return root;
+}
+
+/** `contact[email]` → ['contact', 'email']; `tags[]` → ['tags', '']; null when unusable. */
+function splitFormKey(key: string): string[] | null {
+	const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
+	const segments = match
+		? [match[1], ...Array.from(match[2].matchAll(/\[([^[\]]*)\]/g), (part) => part[1])]
+		: [key];
+	if (segments.length > MAX_FORM_DEPTH + 1) return [key];
+	if (segments.some((segment) => FORBIDDEN_KEYS.has(segment))) return null;
+	// An empty segment (`[]`) is only meaningful at the end: "append to this list".
+	if (segments.slice(0, -1).some((segment) => segment === '') || segments[0] === '') return null;
+	return segments;
+}
+
+function assign(root: JsonObject, segments: string[], value: string): void {
+	const append = segments[segments.length - 1] === '';
+	const path = append ? segments.slice(0, -1) : segments;
+	let node: JsonObject = root;
+	for (const segment of path.slice(0, -1)) {
+		const existing = ownEntry(node, segment);
+		if (existing === undefined) {
+			const child: JsonObject = {};
+			node[segment] = child;
+			node = child;
+		} else if (typeof existing === 'object' && existing !== null && !Array.isArray(existing)) {
+			node = existing as JsonObject;
+		} else {
+			return;
+		}
+	}
+	const last = path[path.length - 1];
+	const existing = ownEntry(node, last);
+	if (existing === undefined) node[last] = append ? [value] : value;
+	else if (Array.isArray(existing)) existing.push(value);
+	else if (typeof existing === 'string') node[last] = [existing, value];
+}
+
+function ownEntry(node: JsonObject, key: string): unknown {
+	return Object.prototype.hasOwnProperty.call(node, key) ? node[key] : undefined;
+}

@@ -1,0 +1,87 @@
+/**
+ * Lead capture: turns one webhook request (a form tool, a scheduler, a CRM, our capture script)
+ * into one canonical lead record, or says why not. Framework-free; the Lead Capture Trigger node
+ * is a thin adapter around processCapture.
+ */
+import { assembleRecord } from './assemble';
+import { parseCaptureBody } from './body';
+import type { SourceResult } from './draft';
+import { verifySignature } from './signature';
+import { mapCalcom } from './sources/calcom';
+import { mapCalendly } from './sources/calendly';
+import { mapGeneric } from './sources/generic';
+import { mapScript } from './sources/script';
+import { mapTally } from './sources/tally';
+import { mapTypeform } from './sources/typeform';
+import type { CaptureConfig, CaptureOutcome, CaptureRequest, CaptureSource } from './types';
+import type { JsonObject } from './values';
+
+export type {
+	CaptureSource,
+	CaptureRequest,
+	FieldMapping,
+	SignatureConfig,
+	CaptureConfig,
+	CaptureOutcome,
+	SignatureResult,
+} from './types';
+export { CAPTURE_SOURCES } from './types';
+export { verifySignature, PRESET_SCHEMES } from './signature';
+export { DETECTION_RULES, type DetectionRule, type DetectionTarget } from './detect';
+export { RECORD_ID_KEYS, deriveRecordId, CAPTURE_ID_PATTERN } from './recordId';
+export { parseFormBody } from './body';
+export { isPublicIp } from './visitor';
+export * from './scriptProtocol';
+
+/** Bodies above this are refused (413) unless the node sets another limit. */
+export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
+
+const SOURCE_MAPPERS: Readonly<
+	Record<CaptureSource, (body: JsonObject, config: CaptureConfig) => SourceResult>
+> = {
+	generic: mapGeneric,
+	typeform: mapTypeform,
+	tally: mapTally,
+	calendly: mapCalendly,
+	calcom: mapCalcom,
+	script: mapScript,
+};
+
+/**
+ * One capture, in this order: size (413) → signature over the raw body (401) → parse (400 / 415)
+ * → the source's mapping (ignored events answer 200 without a record) → record checks (422 no
+ * usable record id, 422 no identity) → the record. `now` (epoch ms) is the receipt time: it ages
+ * signature timestamps and is occurred_at when the body has no time of its own.
+ */
+export function processCapture(
+	request: CaptureRequest,
+	config: CaptureConfig,
+	now: number = Date.now(),
+): CaptureOutcome {
+	const limit = bodyLimit(config.maxBodyBytes);
+	const size = request.rawBody.length;
+	if (size > limit)
+		return {
+			kind: 'rejected',
+			status: 413,
+			reason: `body too large (${size} bytes, limit ${limit})`,
+		};
+
+	const signature = verifySignature(request, config.signature, config.source, now);
+	if (!signature.ok) return { kind: 'rejected', status: 401, reason: signature.reason };
+
+	const parsed = parseCaptureBody(request, config.source);
+	if (!parsed.ok) return { kind: 'rejected', status: parsed.status, reason: parsed.reason };
+
+	const mapped = SOURCE_MAPPERS[config.source](parsed.body, config);
+	if (mapped.kind === 'ignored') return { kind: 'ignored', status: 200, reason: mapped.reason };
+	if (mapped.kind === 'invalid')
+		return { kind: 'rejected', status: mapped.status, reason: mapped.reason };
+	return assembleRecord(mapped.draft, parsed.body, request, config, now);
+}
+
+function bodyLimit(configured: number | undefined): number {
+	return typeof configured === 'number' && Number.isFinite(configured) && configured > 0
+		? Math.floor(configured)
+		: DEFAULT_MAX_BODY_BYTES;
+}

@@ -1,0 +1,384 @@
+/** One condition: compiled once per rule set, then evaluated against any number of records. */
+import {
+	bareDomain,
+	domainInList,
+	emailDomain,
+	FREE_MAIL_DOMAINS,
+	normalizeDomainItem,
+} from './email-domains';
+import { parseBound, parseRuleDate, parseRuleNumber, type Bound } from './numbers';
+import { isValidPath, readValues, splitPath } from './path';
+import {
+	compileRuleRegex,
+	MAX_REGEX_INPUT_LENGTH,
+	testRuleRegex,
+	type GuardedRegex,
+} from './regex';
+import { comparableText, parseList, quote, quoteList, textOf } from './text';
+import { MATCH_TYPES, type ConditionResult, type MatchType, type RuleCondition } from './types';
+
+/** Fields the capture log never stores: on a redacted record they cannot be evaluated. */
+const PII_FIELDS: ReadonlyMap<string, string> = new Map([
+	['contact.email', 'email'],
+	['contact.phone', 'phone number'],
+	['contact.first_name', 'name'],
+	['contact.last_name', 'name'],
+	['contact.name', 'name'],
+]);
+
+const KNOWN_MATCH_TYPES: ReadonlySet<string> = new Set(MATCH_TYPES);
+const PATTERN_FREE: ReadonlySet<MatchType> = new Set(['exists', 'not_exists', 'is_work_email']);
+const LIST_TYPES: ReadonlySet<MatchType> = new Set(['in_list', 'not_in_list', 'email_domain_in']);
+const EMAIL_DOMAIN_TYPES: ReadonlySet<MatchType> = new Set(['email_domain_in', 'is_work_email']);
+/** The types that pass when the field is missing. */
+const PASS_WHEN_MISSING: ReadonlySet<MatchType> = new Set([
+	'not_exists',
+	'not_equals',
+	'not_contains',
+	'not_in_list',
+]);
+const CASE_SENSITIVE_TYPES: ReadonlySet<MatchType> = new Set([
+	'equals',
+	'not_equals',
+	'contains',
+	'not_contains',
+	'starts_with',
+	'ends_with',
+	'regex',
+	'in_list',
+	'not_in_list',
+]);
+
+export interface CompiledCondition {
+	condition: RuleCondition;
+	field: string;
+	parts: string[];
+	matchType: MatchType;
+	caseSensitive: boolean;
+	/** `source.page_url contains "/pricing"`: the start of every reason. */
+	label: string;
+	/** Why the condition cannot run (it then fails every record); null when it can. */
+	problem: string | null;
+	/** The comparable pattern text (text types). */
+	text: string;
+	/** Comparable list items (in_list, not_in_list) or domains (email_domain_in). */
+	items: string[];
+	itemSet: ReadonlySet<string>;
+	bound: Bound | null;
+	regex: GuardedRegex | null;
+	rawPattern: string;
+}
+
+const compiledByCondition = new WeakMap<object, CompiledCondition>();
+
+/**
+ * The compiled form of a condition, cached on the condition object so the preview compiles a
+ * rule once for 100,000 records. A condition edited in place is recompiled.
+ */
+export function compileCondition(condition: RuleCondition): CompiledCondition {
+	if (typeof condition !== 'object' || condition === null) {
+		return compileUncached(condition);
+	}
+	const cached = compiledByCondition.get(condition);
+	if (
+		cached &&
+		cached.condition.field === condition.field &&
+		cached.condition.match_type === condition.match_type &&
+		cached.condition.pattern === condition.pattern &&
+		cached.condition.case_sensitive === condition.case_sensitive
+	) {
+		return cached;
+	}
+	const compiled = compileUncached(condition);
+	compiledByCondition.set(condition, compiled);
+	return compiled;
+}
+
+function compileUncached(condition: RuleCondition): CompiledCondition {
+	const valid = typeof condition === 'object' && condition !== null;
+	const snapshot: RuleCondition = valid ? { ...condition } : ({} as RuleCondition);
+	const field = typeof snapshot.field === 'string' ? snapshot.field.trim() : '';
+	const matchType = snapshot.match_type;
+	const caseSensitive = snapshot.case_sensitive === true;
+	const rawPattern = (
+		snapshot.pattern === undefined ? '' : (textOf(snapshot.pattern) ?? '')
+	).trim();
+	const compiled: CompiledCondition = {
+		condition: snapshot,
+		field,
+		parts: splitPath(field),
+		matchType,
+		caseSensitive,
+		label: '',
+		problem: null,
+		text: '',
+		items: [],
+		itemSet: new Set(),
+		bound: null,
+		regex: null,
+		rawPattern,
+	};
+	const known = KNOWN_MATCH_TYPES.has(matchType);
+	compiled.label = `${field || '(no field)'} ${known ? describeMatch(compiled) : String(matchType)}`;
+	if (!valid) return withProblem(compiled, 'condition is not an object');
+	if (field === '') return withProblem(compiled, 'field is empty');
+	if (!isValidPath(field))
+		return withProblem(compiled, `field ${quote(field)} is not a dotted path`);
+	if (!known) return withProblem(compiled, `unknown match type ${quote(String(matchType))}`);
+	if (PATTERN_FREE.has(matchType)) return compiled;
+	if (rawPattern === '') return withProblem(compiled, 'pattern is required');
+	switch (matchType) {
+		case 'regex':
+			compiled.regex = compileRuleRegex(rawPattern, caseSensitive);
+			return compiled.regex.problem ? withProblem(compiled, compiled.regex.problem) : compiled;
+		case 'greater_than':
+		case 'less_than':
+			compiled.bound = parseBound(rawPattern);
+			return compiled.bound
+				? compiled
+				: withProblem(compiled, `pattern ${quote(rawPattern)} is not a number or an ISO date`);
+		case 'email_domain_in': {
+			compiled.items = parseList(rawPattern).map(normalizeDomainItem);
+			const bad = compiled.items.find((item) => item === '' || /[\s/:@]/.test(item));
+			if (bad !== undefined) return withProblem(compiled, `${quote(bad)} is not a domain`);
+			break;
+		}
+		case 'in_list':
+		case 'not_in_list':
+			compiled.items = parseList(rawPattern).map((item) => comparableText(item, caseSensitive));
+			compiled.itemSet = new Set(compiled.items);
+			break;
+		default:
+			compiled.text = comparableText(rawPattern, caseSensitive);
+	}
+	if (LIST_TYPES.has(matchType) && compiled.items.length === 0) {
+		return withProblem(compiled, 'pattern has no list items');
+	}
+	return compiled;
+}
+
+function withProblem(compiled: CompiledCondition, problem: string): CompiledCondition {
+	compiled.problem = problem;
+	return compiled;
+}
+
+function describeMatch(compiled: CompiledCondition): string {
+	const pattern = compiled.rawPattern;
+	const list = () => quoteList(parseList(pattern));
+	const caseNote =
+		compiled.caseSensitive && CASE_SENSITIVE_TYPES.has(compiled.matchType)
+			? ' (case-sensitive)'
+			: '';
+	const phrase: Record<MatchType, () => string> = {
+		equals: () => `equals ${quote(pattern)}`,
+		not_equals: () => `does not equal ${quote(pattern)}`,
+		contains: () => `contains ${quote(pattern)}`,
+		not_contains: () => `does not contain ${quote(pattern)}`,
+		starts_with: () => `starts with ${quote(pattern)}`,
+		ends_with: () => `ends with ${quote(pattern)}`,
+		regex: () => `matches regex /${pattern.length > 60 ? `${pattern.slice(0, 59)}…` : pattern}/`,
+		exists: () => 'exists',
+		not_exists: () => 'does not exist',
+		in_list: () => `is in list ${list()}`,
+		not_in_list: () => `is not in list ${list()}`,
+		email_domain_in: () => `has an email domain in ${list()}`,
+		is_work_email: () => 'is a work email',
+		greater_than: () => `is greater than ${pattern}`,
+		less_than: () => `is less than ${pattern}`,
+	};
+	return phrase[compiled.matchType]() + caseNote;
+}
+
+interface Outcome {
+	passed: boolean;
+	detail: string | null;
+}
+
+/** Evaluates a compiled condition against a record. */
+export function evaluateCompiled(
+	compiled: CompiledCondition,
+	record: object,
+	index: number,
+): ConditionResult {
+	const result = (passed: boolean, detail: string | null, evaluable = true): ConditionResult => ({
+		index,
+		condition: compiled.condition,
+		passed,
+		reason: `${compiled.label}: ${evaluable ? (passed ? 'yes' : 'no') : 'not evaluable'}${detail ? ` (${detail})` : ''}`,
+		evaluable,
+	});
+	if (compiled.problem) return result(false, compiled.problem);
+	const read = readConditionValues(compiled, record);
+	if ('notEvaluable' in read) return result(false, read.notEvaluable, false);
+	const { values } = read;
+	if (values.length === 0) {
+		return result(PASS_WHEN_MISSING.has(compiled.matchType), 'field is missing');
+	}
+	const outcome = match(compiled, values, PII_FIELDS.has(compiled.field));
+	return result(outcome.passed, outcome.detail);
+}
+
+/**
+ * The values a condition looks at. Email-domain types on contact.email fall back to
+ * contact.email_domain (what the capture log keeps). On a redacted record (`_redacted: true`),
+ * PII fields are absent on purpose: exists / not_exists answer from the markers the log keeps
+ * (contact.email_domain for the email, contact.has_<field> such as has_phone), every other
+ * type is not evaluable.
+ */
+function readConditionValues(
+	compiled: CompiledCondition,
+	record: object,
+): { values: unknown[] } | { notEvaluable: string } {
+	if (EMAIL_DOMAIN_TYPES.has(compiled.matchType) && compiled.field === 'contact.email') {
+		const values = readValues(record, compiled.parts);
+		if (values.length > 0) return { values };
+		return {
+			values: readValues(record, ['contact', 'email_domain']).filter((v) => typeof v === 'string'),
+		};
+	}
+	const piiNoun = PII_FIELDS.get(compiled.field);
+	if (piiNoun === undefined || (record as { _redacted?: unknown })._redacted !== true) {
+		return { values: readValues(record, compiled.parts) };
+	}
+	if (compiled.matchType === 'exists' || compiled.matchType === 'not_exists') {
+		const leaf = compiled.parts[1];
+		const marker = readValues(record, ['contact', `has_${leaf}`]).find(
+			(v) => typeof v === 'boolean',
+		);
+		if (marker !== undefined) return { values: marker ? [true] : [] };
+		if (leaf === 'email') return { values: readValues(record, ['contact', 'email_domain']) };
+		if (leaf === 'phone') return { values: [] };
+	}
+	return { notEvaluable: `the capture log keeps no raw ${piiNoun}` };
+}
+
+function match(compiled: CompiledCondition, values: unknown[], pii: boolean): Outcome {
+	const texts = () =>
+		values.map((value) => comparableText(textOf(value) ?? '', compiled.caseSensitive));
+	const shown = (value: unknown) => (pii ? null : describeValue(value));
+	// `hit` is the index of the first value that matches, -1 for none.
+	const positive = (hit: number, negated: boolean): Outcome => {
+		if (hit === -1) {
+			return negated
+				? { passed: true, detail: null }
+				: { passed: false, detail: pii ? null : describeValues(values) };
+		}
+		return negated ? { passed: false, detail: shown(values[hit]) } : { passed: true, detail: null };
+	};
+	const pattern = compiled.text;
+	switch (compiled.matchType) {
+		case 'equals':
+		case 'not_equals':
+			return positive(
+				texts().findIndex((t) => t === pattern),
+				compiled.matchType === 'not_equals',
+			);
+		case 'contains':
+		case 'not_contains':
+			return positive(
+				texts().findIndex((t) => t.includes(pattern)),
+				compiled.matchType === 'not_contains',
+			);
+		case 'starts_with':
+			return positive(
+				texts().findIndex((t) => t.startsWith(pattern)),
+				false,
+			);
+		case 'ends_with':
+			return positive(
+				texts().findIndex((t) => t.endsWith(pattern)),
+				false,
+			);
+		case 'in_list':
+		case 'not_in_list':
+			return positive(
+				texts().findIndex((t) => compiled.itemSet.has(t)),
+				compiled.matchType === 'not_in_list',
+			);
+		case 'exists':
+			return { passed: true, detail: null };
+		case 'not_exists':
+			return { passed: false, detail: pii ? 'it has a value' : describeValue(values[0]) };
+		case 'regex':
+			return matchRegex(compiled, values, pii);
+		case 'email_domain_in':
+		case 'is_work_email':
+			return matchEmailDomain(compiled, values);
+		case 'greater_than':
+		case 'less_than':
+			return matchBound(compiled, values, pii);
+	}
+}
+
+function matchRegex(compiled: CompiledCondition, values: unknown[], pii: boolean): Outcome {
+	let note: string | null = null;
+	for (const value of values) {
+		const raw = textOf(value) ?? '';
+		// Normalize only a little more than what is tested: a 1 MB value costs no more than 10 KB.
+		const head =
+			raw.length > MAX_REGEX_INPUT_LENGTH + 64 ? raw.slice(0, MAX_REGEX_INPUT_LENGTH + 64) : raw;
+		const tested = testRuleRegex(
+			compiled.regex as GuardedRegex,
+			comparableText(head, true),
+			raw.length,
+		);
+		note ??= tested.note;
+		if (tested.matched) return { passed: true, detail: tested.note };
+	}
+	return { passed: false, detail: note ?? (pii ? null : describeValues(values)) };
+}
+
+/** The domain of an address, or the value itself when it is a bare domain (contact.email_domain). */
+function domainOf(value: unknown): string | null {
+	const fromAddress = emailDomain(value);
+	if (fromAddress !== null) return fromAddress;
+	return typeof value === 'string' && !value.includes('@') ? bareDomain(value) : null;
+}
+
+function matchEmailDomain(compiled: CompiledCondition, values: unknown[]): Outcome {
+	const domains = values.map(domainOf).filter((d): d is string => d !== null);
+	if (domains.length === 0) return { passed: false, detail: 'not an email address' };
+	if (compiled.matchType === 'email_domain_in') {
+		return domains.some((d) => domainInList(d, compiled.items))
+			? { passed: true, detail: null }
+			: { passed: false, detail: `domain is ${domains[0]}` };
+	}
+	return domains.some((d) => !FREE_MAIL_DOMAINS.has(d))
+		? { passed: true, detail: null }
+		: { passed: false, detail: `${domains[0]} is a free-mail domain` };
+}
+
+function matchBound(compiled: CompiledCondition, values: unknown[], pii: boolean): Outcome {
+	const bound = compiled.bound as Bound;
+	const parse = bound.kind === 'number' ? parseRuleNumber : parseRuleDate;
+	const greater = compiled.matchType === 'greater_than';
+	const parsed = values.map(parse);
+	if (parsed.some((n) => n !== null && (greater ? n > bound.value : n < bound.value))) {
+		return { passed: true, detail: null };
+	}
+	if (parsed.every((n) => n === null)) {
+		const what = bound.kind === 'number' ? 'a number' : 'an ISO date';
+		return {
+			passed: false,
+			detail: pii ? `not ${what}` : `${describeValue(values[0], true)} is not ${what}`,
+		};
+	}
+	return { passed: false, detail: pii ? null : describeValues(values) };
+}
+
+/** `value is "google"`, or just `"google"`. */
+function describeValue(value: unknown, bare = false): string {
+	const text = textOf(value) ?? '';
+	const shown = typeof value === 'number' || typeof value === 'boolean' ? text : quote(text);
+	return bare ? shown : `value is ${shown}`;
+}
+
+/** `value is "a"` or `values are "a", "b", "c" (+2 more)`. */
+function describeValues(values: unknown[]): string {
+	if (values.length === 1) return describeValue(values[0]);
+	const shown = values
+		.slice(0, 3)
+		.map((v) => describeValue(v, true))
+		.join(', ');
+	return `values are ${shown}${values.length > 3 ? ` (+${values.length - 3} more)` : ''}`;
+}

@@ -1,0 +1,57 @@
+import { compileCondition, evaluateCompiled } from './conditions';
+import type { ConditionResult, RuleEvaluation, RuleSet } from './types';
+
+/** 'or' when the combinator says so (any case); anything else is the stricter 'and'. */
+export function combinatorOf(ruleSet: RuleSet): 'and' | 'or' {
+	const combinator = (ruleSet as { combinator?: unknown } | null)?.combinator;
+	return typeof combinator === 'string' && combinator.trim().toLowerCase() === 'or' ? 'or' : 'and';
+}
+
+/**
+ * Evaluates every condition of a rule set against a record (all of them, not just up to the
+ * first decisive one, so the reasons and the preview's per-condition counts are complete).
+ */
+export function evaluateRules(ruleSet: RuleSet, record: object): RuleEvaluation {
+	const conditions = Array.isArray(ruleSet?.conditions) ? ruleSet.conditions : [];
+	const target = typeof record === 'object' && record !== null ? record : {};
+	const results = conditions.map((condition, index) =>
+		evaluateCompiled(compileCondition(condition), target, index),
+	);
+	return combinatorOf(ruleSet) === 'or' ? combineOr(results) : combineAnd(results);
+}
+
+function combineAnd(results: ConditionResult[]): RuleEvaluation {
+	const n = results.length;
+	if (n === 0)
+		return { matched: true, results, reason: 'no conditions: an empty AND matches every lead' };
+	const failed = results.find((r) => !r.passed);
+	if (failed) {
+		return {
+			matched: false,
+			results,
+			reason: `condition ${failed.index + 1} of ${n} failed: ${failed.reason}`,
+		};
+	}
+	const reason =
+		n === 1 ? `condition 1 of 1 matched: ${results[0].reason}` : `all ${n} conditions matched`;
+	return { matched: true, results, reason };
+}
+
+function combineOr(results: ConditionResult[]): RuleEvaluation {
+	const n = results.length;
+	if (n === 0)
+		return { matched: false, results, reason: 'no conditions: an empty OR matches no lead' };
+	const passed = results.find((r) => r.passed);
+	if (passed) {
+		return {
+			matched: true,
+			results,
+			reason: `condition ${passed.index + 1} of ${n} matched: ${passed.reason}`,
+		};
+	}
+	const reason =
+		n === 1
+			? `condition 1 of 1 failed: ${results[0].reason}`
+			: `none of the ${n} conditions matched`;
+	return { matched: false, results, reason };
+}

@@ -1,0 +1,105 @@
+/**
+ * Rules: the Lead Rule Filter's send modes and conditions, and the preview over the capture
+ * log. Rules are configuration, not code (DESIGN.md principle 6); the preview and the live
+ * filter call the same decideSend → evaluateRules, so what you preview is what fires.
+ *
+ * RULE REFERENCE
+ *
+ * A rule set is a combinator (`and` / `or`) over conditions `{ field, match_type, pattern,
+ * case_sensitive }`.
+ *
+ * Fields. A dotted path into the lead record: `source.page_url`, `attributes.utm_source`,
+ * `contact.email`, `value.amount`. Arrays anywhere on the path are expanded: a condition passes
+ * when any element passes, and a negated type (not_equals, not_contains, not_in_list) passes
+ * when no element matches. Only the record's own properties are read.
+ *
+ * Missing fields. undefined, null, "" (or only whitespace) and empty arrays are missing. A
+ * missing field fails every type except not_exists, not_equals, not_contains and not_in_list,
+ * which pass.
+ *
+ * Text. Numbers and booleans compare as their string form (`5`, `true`), other objects as
+ * JSON. Both sides are Unicode NFC (a decomposed "Zürich" equals "zürich"), trimmed, and
+ * lowercased unless case_sensitive (JavaScript lowercasing, the same on every server's locale;
+ * not full case folding, so "ß" does not equal "ss").
+ *
+ * Match types.
+ *   equals / not_equals          the whole value
+ *   contains / not_contains      a substring
+ *   starts_with / ends_with      a prefix / suffix
+ *   regex                        JavaScript RegExp, flags `u`, plus `i` unless case_sensitive;
+ *                                write the pattern without /slashes/. Refused: patterns over
+ *                                500 characters, backreferences, nested quantifiers ((a+)+,
+ *                                (.*a){20}, (\w+\s?)*) and overlapping alternatives under a
+ *                                quantifier ((a|aa)+). Only a value's first 10,000 characters
+ *                                are tested (the reason says so); a test that runs longer than
+ *                                50 ms gives up and fails (see regex.ts).
+ *   exists / not_exists          the field has a value / has none; the pattern is ignored
+ *   in_list / not_in_list        equals one of the items / none of them
+ *   email_domain_in              the email's domain is an item or a subdomain of one
+ *                                (sales.acme.com is in acme.com); items may be written `acme.com`,
+ *                                `@acme.com`, `*.acme.com`; domains ignore case_sensitive
+ *   is_work_email                the email's domain is not a free-mail or disposable provider
+ *                                (FREE_MAIL_DOMAINS: gmail.com, yahoo.co.uk, outlook.com, …);
+ *                                the pattern is ignored
+ *   greater_than / less_than     numbers: "1,200.50", "1 200", "$99" (comma, space or apostrophe
+ *                                thousands separators, dot decimals; "1.200,50" is not a number);
+ *                                or ISO-8601 dates on both sides (a date-time without offset is
+ *                                UTC), compared as times. A value that is not a number (date)
+ *                                fails, and the reason says so.
+ * Lists (in_list, not_in_list, email_domain_in): items separated by commas or new lines, trimmed,
+ * empty items ignored. Email-domain types accept an address (`Jane <jane@acme.com>`) or a bare
+ * domain (`acme.com`) as the field's value.
+ *
+ * Combinators. `and`: every condition passes; the reason names the first failing one
+ * ("condition 2 of 3 failed: attributes.utm_source equals "fb": no (value is "google")").
+ * `or`: at least one passes; the reason names the first passing one, else "none of the N
+ * conditions matched". No conditions: `and` matches every lead (vacuous truth; the reason says
+ * "no conditions"), `or` matches none. Any other combinator value is treated as `and`.
+ * Every condition is evaluated (no short-circuit), so every result has a reason.
+ *
+ * Invalid conditions (validateRuleSet lists them: unknown match type, missing pattern, a regex
+ * that does not compile or is refused, a non-numeric bound, an empty list) fail every record.
+ *
+ * Redacted records (the capture log's entries carry `_redacted: true` and no raw email, phone
+ * or name). email_domain_in and is_work_email on contact.email read contact.email_domain when
+ * the record has no contact.email (on any record). On a redacted record, exists / not_exists
+ * on contact.email answer from contact.email_domain, on contact.phone from contact.has_phone
+ * (on any contact.X from a boolean contact.has_X); every other condition on contact.email,
+ * contact.phone, contact.first_name, contact.last_name or contact.name is not evaluable
+ * (`evaluable: false`) and counts as not passed. Reasons never quote the values of those
+ * fields.
+ *
+ * SEND MODES (decideSend)
+ *   automatic_completed   completed captures (state not `partial`; no state counts as `lead`)
+ *   automatic_partial     every capture, partial and completed
+ *   automatic_match       rulesApplyTo `partial` (default): completed captures are sent,
+ *                         partials when the rules match; `all`: every record must match
+ *   booking               state `schedule` only
+ *   manual                the approval field (default attributes.approved) is true, 1, or
+ *                         "true" / "yes" / "approved" / "1" (any case)
+ * The partial-leads ladder: automatic_completed → automatic_match → automatic_partial.
+ */
+export {
+	MATCH_TYPES,
+	SEND_MODES,
+	type ConditionResult,
+	type MatchType,
+	type PreviewConditionCount,
+	type PreviewEntry,
+	type PreviewExample,
+	type PreviewOptions,
+	type PreviewReport,
+	type RuleCondition,
+	type RuleEvaluation,
+	type RuleSet,
+	type SendDecision,
+	type SendMode,
+	type SendPolicy,
+} from './types';
+export { evaluateRules } from './evaluate';
+export { validateRuleSet } from './validate';
+export { DEFAULT_APPROVAL_FIELD, decideSend, validateSendPolicy } from './send-policy';
+export { buildPreview } from './preview';
+export { emailDomain, FREE_MAIL_DOMAINS, isFreeMailDomain } from './email-domains';
+export { parseRuleDate, parseRuleNumber } from './numbers';
+export { MAX_REGEX_INPUT_LENGTH, MAX_REGEX_PATTERN_LENGTH, REGEX_TIMEOUT_MS } from './regex';

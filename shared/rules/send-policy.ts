@@ -1,0 +1,109 @@
+/**
+ * Send modes, the Lead Rule Filter's top-level choice. The partial-leads ladder:
+ * automatic_completed (completed only) → automatic_match (completed plus qualified partials)
+ * → automatic_partial (every capture). booking and manual are for the flows in between.
+ */
+import { evaluateRules } from './evaluate';
+import { readFirstValue } from './path';
+import { textOf } from './text';
+import { SEND_MODES, type RuleSet, type SendDecision, type SendPolicy } from './types';
+import { validateRuleSet } from './validate';
+
+export const DEFAULT_APPROVAL_FIELD = 'attributes.approved';
+const APPROVED_TEXTS: ReadonlySet<string> = new Set(['true', 'yes', 'approved', '1']);
+const NO_RULES: RuleSet = { combinator: 'and', conditions: [] };
+
+/** The record's state, lowercase; a missing state counts as `lead` (a completed submission). */
+function stateOf(record: object): { state: string; stated: boolean } {
+	const text = textOf((record as { state?: unknown }).state)
+		?.trim()
+		.toLowerCase();
+	return text ? { state: text, stated: true } : { state: 'lead', stated: false };
+}
+
+function describeState({ state, stated }: { state: string; stated: boolean }): string {
+	return stated ? `state ${state}` : 'no state, counts as lead';
+}
+
+/** Whether `record` is sent under `policy`, and why, in one line. */
+export function decideSend(policy: SendPolicy, record: object): SendDecision {
+	const target = typeof record === 'object' && record !== null ? record : {};
+	const state = stateOf(target);
+	const partial = state.state === 'partial';
+	switch (policy?.mode) {
+		case 'automatic_completed':
+			return partial
+				? { send: false, reason: 'partial capture: completed submissions only' }
+				: { send: true, reason: `completed capture (${describeState(state)})` };
+		case 'automatic_partial':
+			return {
+				send: true,
+				reason: partial
+					? 'partial capture: every capture is sent'
+					: `completed capture (${describeState(state)})`,
+			};
+		case 'automatic_match': {
+			const rules = policy.rules ?? NO_RULES;
+			if (policy.rulesApplyTo !== 'all') {
+				if (!partial) {
+					return {
+						send: true,
+						reason: `completed capture (${describeState(state)}): sent without rules, which qualify partial captures`,
+					};
+				}
+				const evaluation = evaluateRules(rules, target);
+				return evaluation.matched
+					? { send: true, reason: `partial capture qualified: ${evaluation.reason}`, evaluation }
+					: {
+							send: false,
+							reason: `partial capture not qualified: ${evaluation.reason}`,
+							evaluation,
+						};
+			}
+			const evaluation = evaluateRules(rules, target);
+			return evaluation.matched
+				? { send: true, reason: `rules matched: ${evaluation.reason}`, evaluation }
+				: { send: false, reason: `rules not matched: ${evaluation.reason}`, evaluation };
+		}
+		case 'booking':
+			return state.state === 'schedule'
+				? { send: true, reason: 'booking (state schedule)' }
+				: {
+						send: false,
+						reason: `${describeState(state)}: booking mode sends state schedule only`,
+					};
+		case 'manual':
+			return decideApproval(policy.approvalField?.trim() || DEFAULT_APPROVAL_FIELD, target);
+		default:
+			return { send: false, reason: `unknown send mode ${JSON.stringify(policy?.mode)}` };
+	}
+}
+
+/** Approved: true, 1, or the text true / yes / approved / 1 (any case). */
+function decideApproval(field: string, record: object): SendDecision {
+	const value = readFirstValue(record, field);
+	if (value === undefined) return { send: false, reason: `not approved: ${field} is missing` };
+	const text = textOf(value)?.trim().toLowerCase() ?? '';
+	if (value === true || value === 1 || (typeof value === 'string' && APPROVED_TEXTS.has(text))) {
+		return { send: true, reason: `approved (${field} is ${JSON.stringify(value)})` };
+	}
+	return { send: false, reason: `not approved: ${field} is ${JSON.stringify(value)}` };
+}
+
+/** Problems with a policy (empty = valid): the mode, and the rules when the mode uses them. */
+export function validateSendPolicy(policy: SendPolicy): string[] {
+	if (!SEND_MODES.includes(policy?.mode)) {
+		return [
+			`send mode must be one of ${SEND_MODES.join(', ')}, not ${JSON.stringify(policy?.mode)}`,
+		];
+	}
+	const problems: string[] = [];
+	if (policy.mode === 'automatic_match') {
+		const applyTo: unknown = policy.rulesApplyTo;
+		if (applyTo !== undefined && applyTo !== 'partial' && applyTo !== 'all') {
+			problems.push(`rules apply to must be "partial" or "all", not ${JSON.stringify(applyTo)}`);
+		}
+		problems.push(...validateRuleSet(policy.rules ?? NO_RULES));
+	}
+	return problems;
+}

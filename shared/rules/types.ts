@@ -1,0 +1,158 @@
+/** The rule engine's public shapes (see index.ts for the rule reference). */
+
+export type MatchType =
+	| 'equals'
+	| 'not_equals'
+	| 'contains'
+	| 'not_contains'
+	| 'starts_with'
+	| 'ends_with'
+	| 'regex'
+	| 'exists'
+	| 'not_exists'
+	| 'in_list'
+	| 'not_in_list'
+	| 'email_domain_in'
+	| 'is_work_email'
+	| 'greater_than'
+	| 'less_than';
+
+export const MATCH_TYPES: readonly MatchType[] = [
+	'equals',
+	'not_equals',
+	'contains',
+	'not_contains',
+	'starts_with',
+	'ends_with',
+	'regex',
+	'exists',
+	'not_exists',
+	'in_list',
+	'not_in_list',
+	'email_domain_in',
+	'is_work_email',
+	'greater_than',
+	'less_than',
+];
+
+export interface RuleCondition {
+	/** Dotted path into the record: `attributes.utm_source`, `source.page_url`, `value.amount`. */
+	field: string;
+	match_type: MatchType;
+	/** The value to compare with; lists are comma- or newline-separated. */
+	pattern?: string;
+	/** Default false. */
+	case_sensitive?: boolean;
+}
+
+export interface RuleSet {
+	combinator: 'and' | 'or';
+	conditions: RuleCondition[];
+}
+
+export interface ConditionResult {
+	/** Position of the condition in `RuleSet.conditions` (0-based). */
+	index: number;
+	condition: RuleCondition;
+	passed: boolean;
+	/** One line: `source.page_url contains "/pricing": yes`. */
+	reason: string;
+	/** False when the record does not carry what the condition needs (a redacted PII field). */
+	evaluable: boolean;
+}
+
+export interface RuleEvaluation {
+	matched: boolean;
+	results: ConditionResult[];
+	/** One line: AND → the first failing condition; OR → the first passing one, or none. */
+	reason: string;
+}
+
+export type SendMode =
+	| 'automatic_completed'
+	| 'automatic_partial'
+	| 'automatic_match'
+	| 'booking'
+	| 'manual';
+
+export const SEND_MODES: readonly SendMode[] = [
+	'automatic_completed',
+	'automatic_partial',
+	'automatic_match',
+	'booking',
+	'manual',
+];
+
+export interface SendPolicy {
+	mode: SendMode;
+	rules?: RuleSet;
+	/**
+	 * automatic_match only. 'partial' (default): completed captures always pass, rules qualify
+	 * partials. 'all': rules decide for every item.
+	 */
+	rulesApplyTo?: 'partial' | 'all';
+	/** manual only: dotted path of the approval flag, default `attributes.approved`. */
+	approvalField?: string;
+}
+
+export interface SendDecision {
+	send: boolean;
+	reason: string;
+	/** Present when the rules were evaluated for this record. */
+	evaluation?: RuleEvaluation;
+}
+
+export interface PreviewEntry {
+	/** Capture-log stream id. */
+	id: string;
+	/** Epoch ms of the capture. */
+	at: number;
+	/** The redacted record as the capture log holds it. */
+	record: object;
+}
+
+export interface PreviewExample {
+	id: string;
+	/** ISO-8601. */
+	at: string;
+	reason: string;
+	record: object;
+}
+
+export interface PreviewConditionCount {
+	index: number;
+	field: string;
+	match_type: MatchType;
+	pattern?: string;
+	passed: number;
+	failed: number;
+	not_evaluable: number;
+}
+
+export interface PreviewReport {
+	window_days: number;
+	/** M: captures in the window. */
+	considered: number;
+	/** N: captures the policy would have sent. */
+	matched: number;
+	/** 'would have matched N of M capture-ready leads in the last 7 days'. */
+	summary: string;
+	/** How many of the considered captures the rules were evaluated for (the counts below). */
+	rules_evaluated: number;
+	conditions: PreviewConditionCount[];
+	not_evaluable_note?: string;
+	/** Up to `examples` each, newest first. */
+	examples: { matches: PreviewExample[]; misses: PreviewExample[] };
+	/** True when the log held more entries in the window than were read. */
+	truncated: boolean;
+}
+
+export interface PreviewOptions {
+	/** Default 7. */
+	windowDays?: number;
+	/** Epoch ms; default Date.now(). */
+	now?: number;
+	/** Examples of each kind; default 3. */
+	examples?: number;
+	truncated?: boolean;
+}
