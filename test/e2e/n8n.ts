@@ -15,11 +15,16 @@ export interface N8nInstance {
 	userFolder: string;
 	env: Record<string, string>;
 	importCredentials(credentials: unknown[]): void;
-	importWorkflow(workflow: { id: string }): void;
+	importWorkflow(workflow: { id: string }, options?: { activate?: boolean }): void;
 	/** Runs a Manual-Trigger workflow; returns each node's output items (first run, main output 0). */
 	execute(workflowId: string): Promise<{ status: string; nodes: Record<string, ItemJson[]>; error?: unknown; raw: unknown }>;
 	/** `n8n start` on a free loopback port with an owner account; returns its REST helpers. */
-	serve(): Promise<{ baseUrl: string; rest: (path: string, body: unknown) => Promise<unknown>; stop: () => Promise<void> }>;
+	serve(): Promise<{
+		baseUrl: string;
+		rest: (path: string, body: unknown) => Promise<unknown>;
+		restGet: (path: string) => Promise<unknown>;
+		stop: () => Promise<void>;
+	}>;
 	cleanup(): void;
 }
 
@@ -44,8 +49,8 @@ export async function n8nWithPackage(): Promise<N8nInstance> {
 		importCredentials(credentials) {
 			n8n.importCredentials(home, env, write('credentials.json', credentials));
 		},
-		importWorkflow(workflow) {
-			n8n.importWorkflow(home, env, write(`workflow-${workflow.id}.json`, workflow));
+		importWorkflow(workflow, options = {}) {
+			n8n.importWorkflow(home, env, write(`workflow-${workflow.id}.json`, workflow), options);
 		},
 		async execute(workflowId) {
 			const { run } = await n8n.executeWorkflow(home, env, workflowId);
@@ -74,6 +79,10 @@ export async function n8nWithPackage(): Promise<N8nInstance> {
 						headers: { 'content-type': 'application/json', cookie },
 						body: JSON.stringify(body),
 					});
+					return res.json();
+				},
+				restGet: async (restPath: string) => {
+					const res = await fetch(`${server.baseUrl}/rest${restPath}`, { headers: { cookie } });
 					return res.json();
 				},
 				stop: () => server.stop(),
@@ -112,4 +121,13 @@ export function chain(...names: string[]) {
 		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
 	}
 	return connections;
+}
+
+/** Polls an async condition until it holds, or fails after `ms` saying what it waited for. */
+export async function until(probe: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
+	const deadline = Date.now() + ms;
+	while (!(await probe())) {
+		if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+		await new Promise((r) => setTimeout(r, 100));
+	}
 }

@@ -3,7 +3,7 @@ import { redactForLog } from '../../shared/captureLog';
 import type { LeadRecord } from '../../shared/types';
 
 const WORK_DOMAINS = ['acme.com', 'globex.io', 'initech.co.uk', 'umbrella.de'];
-const FREE_DOMAINS = ['gmail.com', 'yahoo.com', 'outlook.com'];
+export const FREE_DOMAINS = ['gmail.com', 'yahoo.com', 'outlook.com'];
 const PAGES = ['/pricing', '/pricing/enterprise', '/blog/post-1', '/contact', '/'];
 
 export interface SeededCapture {
@@ -28,7 +28,7 @@ export function captureWeek(now: number, count: number, days = 7): SeededCapture
 			source: {
 				kind: 'script',
 				form_id: i % 4 === 0 ? 'demo-request' : 'newsletter',
-				page_url: `https://www.example.com${PAGES[i % PAGES.length]}?utm_source=${i % 2 ? 'fb' : 'google'}`,
+				page_url: `https://www.example.com${PAGES[Math.floor(i / 5) % PAGES.length]}?utm_source=${i % 2 ? 'fb' : 'google'}`,
 			},
 			contact: {
 				email: `person${i}@${domain}`,
