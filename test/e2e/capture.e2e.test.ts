@@ -208,7 +208,9 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 			await tab.locator('#email').pressSequentially('ana@globex.io', { delay: 20 });
 			await until(() => received().some((r) => r.event.event_name === 'PartialLead'), 30_000, 'the PartialLead at Meta');
 			// The fill's capture id, as the script keeps it for this form until the submit.
-			const captureId = await tab.evaluate(() => JSON.parse(sessionStorage.getItem('lc_fill:/landing#demo') ?? '{}').id);
+			const captureId = (await tab.evaluate(
+				"JSON.parse(sessionStorage.getItem('lc_fill:/landing#demo') || '{}').id",
+			)) as string;
 			expect(captureId).toMatch(/^[A-Za-z0-9_-]{8,100}$/);
 			await tab.locator('#send').click();
 			await until(() => received().filter((r) => r.event.event_name === 'Lead').length === 2, 30_000, 'the completed Lead at Meta');
