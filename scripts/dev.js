@@ -53,6 +53,7 @@ async function main() {
 	}
 
 	const server = await n8n.startServer(home, env, { port, logFile: path.join(userFolder, 'n8n.log') });
+	const demoSite = await startDemoSite(server.baseUrl, Number(process.env.LEAD_CAPI_SITE_PORT || 18082));
 	await n8n.ownerSession(server.baseUrl, OWNER).catch(() => undefined);
 
 	const lines = [
@@ -62,6 +63,7 @@ async function main() {
 		`  examples imported: ${examples.map((f) => path.basename(f)).join(', ')}`,
 		`  Meta stand-in: ${standIn.url} (what it received: GET ${standIn.url}/__standin/received)`,
 		`  dedup Redis: ${redis.url}${redis.started ? ' (started for this session)' : ''}`,
+		`  demo site with the capture script: ${demoSite.url}/pricing?fbclid=IwAR_demo&utm_source=fb (type a work email, then submit)`,
 		`  try: curl -X POST ${server.baseUrl}/webhook/crm-deal-won -H 'content-type: application/json' \\`,
 		`         -d '{"deal":{"id":42,"value":1200,"currency":"USD"},"person":{"email":"buyer@example.com","country":"US"}}'`,
 		`  logs: ${path.join(userFolder, 'n8n.log')}    stop: Ctrl-C`,
@@ -70,6 +72,7 @@ async function main() {
 	process.stdout.write(lines.join('\n') + '\n');
 
 	const stop = async () => {
+		demoSite.close();
 		await server.stop();
 		await standIn.close();
 		redis.stop();
@@ -83,6 +86,40 @@ async function main() {
 			redis.stop();
 			process.exit(code ?? 1);
 		});
+	});
+}
+
+/**
+ * A page on its own origin with a form and the capture script tag of the example workflow
+ * "site capture script → qualified partial leads → Meta Conversions".
+ * @param {string} n8nBase
+ * @param {number} port
+ */
+function startDemoSite(n8nBase, port) {
+	const http = require('node:http');
+	const server = http.createServer((req, res) => {
+		if (req.method === 'POST') {
+			res.writeHead(303, { location: '/thanks' }).end();
+			return;
+		}
+		res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+		res.end(
+			req.url === '/thanks'
+				? '<!doctype html><p>Thanks! Check the Meta stand-in for a PartialLead and a Lead.</p>'
+				: `<!doctype html><html><head><title>Demo pricing page</title></head><body>
+<h1>Book a demo</h1>
+<form id="demo" method="post" action="/submit">
+  <p><label>Work email <input type="email" name="email" autocomplete="email"></label></p>
+  <p><label>Phone <input type="tel" name="phone"></label></p>
+  <p><label>First name <input name="first_name"></label> <label>Last name <input name="last_name"></label></p>
+  <p><button type="submit">Book a demo</button></p>
+</form>
+<script src="${n8nBase}/webhook/site-leads" async></script>
+</body></html>`,
+		);
+	});
+	return new Promise((resolve) => {
+		server.listen(port, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${port}`, close: () => server.close() }));
 	});
 }
 
