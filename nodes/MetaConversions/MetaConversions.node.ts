@@ -7,7 +7,12 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { meta, metaAdapter } from '../../shared';
 import { leadCapiRedisConnectionTest } from '../common/credentialTests';
-import { dedupProperties, leadInputProperties, senderOptions } from '../common/descriptions';
+import {
+	dedupProperties,
+	eventProperties,
+	leadInputProperties,
+	senderOptions,
+} from '../common/descriptions';
 import { executeSender, type SenderSpec } from '../common/executeSender';
 
 const metaSpec: SenderSpec<meta.MetaConfig, meta.MetaServerEvent> = {
@@ -31,26 +36,6 @@ const metaSpec: SenderSpec<meta.MetaConfig, meta.MetaServerEvent> = {
 			testEventCode: options.testEventCode ? String(options.testEventCode) : undefined,
 			actionSource: ctx.getNodeParameter('actionSource', 0) as meta.MetaConfig['actionSource'],
 			limitedDataUse: (options.limitedDataUse as meta.MetaConfig['limitedDataUse']) ?? 'auto',
-		};
-	},
-	eventNamer(ctx) {
-		const event = ctx.getNodeParameter('event', 0) as string;
-		if (event === 'custom') {
-			return (_record, itemIndex) =>
-				String(ctx.getNodeParameter('customEventName', itemIndex)).trim();
-		}
-		if (event !== 'fromState') return () => event;
-		return (record, itemIndex) => {
-			const state = typeof record.state === 'string' ? record.state.trim().toLowerCase() : '';
-			const name = meta.META_EVENT_BY_STATE[state];
-			if (!name) {
-				throw new NodeOperationError(
-					ctx.getNode(),
-					`state "${String(record.state ?? '')}" is not one of partial, lead, contact, schedule, registration, purchase`,
-					{ itemIndex },
-				);
-			}
-			return name;
 		};
 	},
 };
@@ -83,21 +68,10 @@ export class MetaConversions implements INodeType {
 			},
 		],
 		properties: [
-			{
-				displayName: 'Event',
-				name: 'event',
-				type: 'options',
-				noDataExpression: true,
-				options: [
+			...eventProperties(
+				[
 					{ name: 'Complete Registration', value: 'CompleteRegistration' },
 					{ name: 'Contact', value: 'Contact' },
-					{ name: 'Custom Event', value: 'custom' },
-					{
-						name: 'From Lead State',
-						value: 'fromState',
-						description:
-							'Partial → PartialLead, lead → Lead, contact → Contact, schedule → Schedule, registration → CompleteRegistration, purchase → Purchase',
-					},
 					{ name: 'Lead', value: 'Lead' },
 					{ name: 'Purchase', value: 'Purchase' },
 					{ name: 'Schedule', value: 'Schedule' },
@@ -105,17 +79,8 @@ export class MetaConversions implements INodeType {
 					{ name: 'Submit Application', value: 'SubmitApplication' },
 					{ name: 'Subscribe', value: 'Subscribe' },
 				],
-				default: 'Lead',
-			},
-			{
-				displayName: 'Custom Event Name',
-				name: 'customEventName',
-				type: 'string',
-				default: '',
-				required: true,
-				placeholder: 'PartialLead',
-				displayOptions: { show: { event: ['custom'] } },
-			},
+				'Partial → PartialLead, lead → Lead, contact → Contact, schedule → Schedule, registration → CompleteRegistration, purchase → Purchase',
+			),
 			{
 				displayName: 'Action Source',
 				name: 'actionSource',

@@ -1,6 +1,40 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { LEAD_RECORD_FIELDS } from '../../shared';
 
+/**
+ * The Event parameter of a sender: From Lead State (the default: the platform's row of the
+ * event-name table), the platform's standard events, or a custom name.
+ */
+export function eventProperties(
+	standardEvents: INodePropertyOptions[],
+	fromStateDescription: string,
+): INodeProperties[] {
+	const options = [
+		...standardEvents,
+		{ name: 'Custom Event', value: 'custom' },
+		{ name: 'From Lead State', value: 'fromState', description: fromStateDescription },
+	].sort((a, b) => a.name.localeCompare(b.name));
+	return [
+		{
+			displayName: 'Event',
+			name: 'event',
+			type: 'options',
+			noDataExpression: true,
+			options,
+			default: 'fromState',
+		},
+		{
+			displayName: 'Custom Event Name',
+			name: 'customEventName',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'PartialLead',
+			displayOptions: { show: { event: ['custom'] } },
+		},
+	];
+}
+
 /*
  * Properties every sender node shares. A sender node's description is its platform-specific
  * properties plus these.

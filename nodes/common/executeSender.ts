@@ -34,10 +34,10 @@ export interface SenderSpec<Config, Payload> {
 		options: IDataObject,
 	): Config;
 	/**
-	 * Returns the event namer for this run: node parameters are read once here, and only
-	 * per-item parameters (a custom event name) inside the returned function.
+	 * Turns the chosen event (a standard name or a custom one) into what the adapter expects;
+	 * default: as is. (Pinterest, for one, sends custom names as `custom` + a label.)
 	 */
-	eventNamer(ctx: IExecuteFunctions): (record: LeadRecord, itemIndex: number) => string;
+	eventName?(chosen: string): string;
 }
 
 export interface SenderOptions extends IDataObject {
@@ -49,6 +49,36 @@ export interface SenderOptions extends IDataObject {
 	dedupFailMode?: DedupFailMode;
 	includePayload?: boolean;
 	recordField?: string;
+}
+
+/**
+ * The event namer for this run: the Event parameter is read once; only a custom event name
+ * (which may be an expression) is read per item.
+ */
+function eventNamer<Config, Payload>(
+	ctx: IExecuteFunctions,
+	spec: SenderSpec<Config, Payload>,
+): (record: LeadRecord, itemIndex: number) => string {
+	const event = ctx.getNodeParameter('event', 0) as string;
+	const finish = spec.eventName ?? ((name: string) => name);
+	if (event === 'custom') {
+		return (_record, itemIndex) =>
+			finish(String(ctx.getNodeParameter('customEventName', itemIndex)).trim());
+	}
+	if (event !== 'fromState') return () => finish(event);
+	const table = spec.adapter.eventNameByState;
+	return (record, itemIndex) => {
+		const state = typeof record.state === 'string' ? record.state.trim().toLowerCase() : '';
+		const name = (table as Record<string, string | undefined>)[state];
+		if (!name) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`state "${String(record.state ?? '')}" is not one of ${Object.keys(table).join(', ')}`,
+				{ itemIndex },
+			);
+		}
+		return name;
+	};
 }
 
 /** The in-memory store lives as long as this n8n process. */
@@ -82,7 +112,7 @@ function readItems<Config, Payload>(
 ): DispatchItem[] {
 	const mapped = ctx.getNodeParameter('leadInput', 0) === 'map';
 	const recordField = (options.recordField ?? '').trim();
-	const eventName = spec.eventNamer(ctx);
+	const eventName = eventNamer(ctx, spec);
 	return items.map((item, i) => {
 		let record = readLeadRecord(item.json, recordField);
 		try {

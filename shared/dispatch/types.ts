@@ -2,7 +2,7 @@ import type { DedupStore } from '../dedup/types';
 import type { EventWindowPolicy } from '../events/eventTime';
 import type { NormalizedIdentity, PlatformIdentity } from '../identity';
 import type { Transport } from '../transport/transport';
-import type { LeadRecord, Platform } from '../types';
+import type { LeadRecord, LeadState, Platform } from '../types';
 
 /** One result per input item (DESIGN.md "Results"). */
 export type ItemStatus = 'sent' | 'duplicate' | 'skipped' | 'failed';
@@ -60,16 +60,34 @@ export type SendOutcome =
  */
 export interface PlatformAdapter<Config, Payload> {
 	readonly platform: Platform;
+	/**
+	 * The platform's event name for each canonical state: the README's event-name table, the
+	 * senders' default ("From Lead State"). Partial leads never share a name with completed ones.
+	 */
+	readonly eventNameByState: Readonly<Record<LeadState, string>>;
 	/** Most events one request may carry. */
 	readonly maxBatchSize: number;
 	/** Oldest event the platform accepts, in seconds. */
 	readonly eventWindowSeconds: number;
 	/** The pixel / dataset / ad account / tag / conversion action events go to. */
 	destinationId(config: Config): string;
+	/**
+	 * The user data exactly as this platform receives it (its keys, its shapes), from the
+	 * identity rendered with its profile; the payload builder and the Identity Normalizer both
+	 * call it, so what the normalizer shows is what is sent.
+	 */
+	userData(user: PlatformIdentity, record: LeadRecord): PlatformUserData;
 	buildEvent(context: BuildContext, config: Config): BuildOutcome<Payload>;
 	sendChunk(payloads: Payload[], config: Config, transport: Transport): Promise<SendOutcome[]>;
 	/** The request body as it would be sent (secrets left out), for dry runs. */
 	previewRequest(payloads: Payload[], config: Config): unknown;
+}
+
+export interface PlatformUserData {
+	/** The platform's user-data object (Meta user_data, TikTok user, Google userIdentifiers…). */
+	data: unknown;
+	/** The platform's own names of the keys present (em, ph, hashedEmail, msclkid…). */
+	matchKeys: string[];
 }
 
 /** One input item: the canonical record plus what the node resolved for it. */

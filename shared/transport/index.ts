@@ -1,6 +1,7 @@
 export { Transport, classifyHttpStatus, DEFAULT_RETRY_POLICY } from './transport';
 export type {
 	Classifier,
+	HttpExecutor,
 	HttpRequest,
 	HttpResponse,
 	RetryPolicy,

@@ -52,7 +52,17 @@ export interface TransportLogger {
 	warn(message: string): void;
 }
 
+/**
+ * Performs one HTTP attempt and returns the response whatever its status; throws only when no
+ * response came (network error, timeout), ideally with a Node-style `code` (ECONNRESET,
+ * ETIMEDOUT…). The default executor is the shared axios instance; a node can pass n8n's own
+ * request helper instead (e.g. for OAuth2 credentials whose tokens n8n refreshes), while
+ * retries, classification and scrubbing stay here.
+ */
+export type HttpExecutor = (request: HttpRequest & { timeoutMs: number }) => Promise<HttpResponse>;
+
 export interface TransportOptions {
+	executor?: HttpExecutor;
 	timeoutMs?: number;
 	retry?: Partial<RetryPolicy>;
 	logger?: TransportLogger;
@@ -109,6 +119,20 @@ function sharedAxios(): AxiosInstance {
 	return axiosInstance;
 }
 
+/** The default executor: the shared axios instance. */
+const axiosExecutor: HttpExecutor = async (request) => {
+	const res = await sharedAxios().request({
+		method: request.method,
+		url: request.url,
+		params: request.params,
+		headers: { 'content-type': 'application/json', ...request.headers },
+		data: request.body === undefined ? undefined : JSON.stringify(request.body),
+		timeout: request.timeoutMs,
+		responseType: 'json',
+	});
+	return { status: res.status, headers: lowerHeaders(res.headers), data: res.data };
+};
+
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Default classifier: 2xx ok, 429 throttle, 5xx retry, everything else permanent. */
@@ -136,7 +160,7 @@ function lowerHeaders(headers: unknown): Record<string, string> {
  * total time; every message scrubbed of the secrets passed with the request.
  */
 export class Transport {
-	private readonly axios: AxiosInstance;
+	private readonly execute: HttpExecutor;
 	private readonly policy: RetryPolicy;
 	private readonly timeoutMs: number;
 	private readonly sleep: (ms: number) => Promise<void>;
@@ -149,7 +173,7 @@ export class Transport {
 		this.sleep = options.sleep ?? realSleep;
 		this.random = options.random ?? Math.random;
 		this.clock = options.clock ?? Date.now;
-		this.axios = sharedAxios();
+		this.execute = options.executor ?? axiosExecutor;
 	}
 
 	async request(
@@ -214,16 +238,7 @@ export class Transport {
 	> {
 		let response: HttpResponse;
 		try {
-			const res = await this.axios.request({
-				method: request.method,
-				url: request.url,
-				params: request.params,
-				headers: { 'content-type': 'application/json', ...request.headers },
-				data: request.body === undefined ? undefined : JSON.stringify(request.body),
-				timeout: request.timeoutMs ?? this.timeoutMs,
-				responseType: 'json',
-			});
-			response = { status: res.status, headers: lowerHeaders(res.headers), data: res.data };
+			response = await this.execute({ ...request, timeoutMs: request.timeoutMs ?? this.timeoutMs });
 		} catch (error) {
 			const err = error as { code?: string; message?: string };
 			const code = err.code ?? '';

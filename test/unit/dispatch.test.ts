@@ -16,9 +16,11 @@ function recordingPlatform(answer: (payloads: string[]) => SendOutcome[] | Promi
 	const sent: string[][] = [];
 	const adapter: PlatformAdapter<{ destination: string }, string> = {
 		platform: 'meta',
+		eventNameByState: { partial: 'P', lead: 'Lead', contact: 'C', schedule: 'S', registration: 'R', purchase: 'B' },
 		maxBatchSize: 3,
 		eventWindowSeconds: 7 * 86400,
 		destinationId: (c) => c.destination,
+		userData: (user) => ({ data: user.values, matchKeys: user.matchKeys }),
 		buildEvent: (ctx) =>
 			ctx.user.matchKeys.length
 				? { ok: true, payload: ctx.eventId, matchKeys: ctx.user.matchKeys, warnings: [] }

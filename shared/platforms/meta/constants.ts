@@ -1,3 +1,5 @@
+import type { LeadState } from '../../types';
+
 /** Meta Conversions API facts (../shared/docs/platforms.md §1), in one place. */
 export const META_GRAPH_BASE_URL = 'https://graph.facebook.com';
 /** The newest Graph API version in platforms.md (Node Business SDK, Aug 2026). */
@@ -37,7 +39,7 @@ export const META_STANDARD_EVENTS = [
  * One event name per canonical state. Partial leads get their own custom event so they never
  * count as completed leads.
  */
-export const META_EVENT_BY_STATE: Record<string, string> = {
+export const META_EVENT_BY_STATE: Readonly<Record<LeadState, string>> = {
 	partial: 'PartialLead',
 	lead: 'Lead',
 	contact: 'Contact',

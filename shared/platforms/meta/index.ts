@@ -1,14 +1,16 @@
 import type { PlatformAdapter } from '../../dispatch/types';
 import type { MetaConfig } from './config';
-import { META_EVENT_WINDOW_SECONDS, META_MAX_EVENTS_PER_REQUEST } from './constants';
-import { buildMetaEvent, type MetaServerEvent } from './payload';
+import { META_EVENT_BY_STATE, META_EVENT_WINDOW_SECONDS, META_MAX_EVENTS_PER_REQUEST } from './constants';
+import { buildMetaEvent, metaUserData, type MetaServerEvent } from './payload';
 import { metaEventsUrl, metaRequestBody, sendMetaChunk } from './sender';
 
 export const metaAdapter: PlatformAdapter<MetaConfig, MetaServerEvent> = {
 	platform: 'meta',
+	eventNameByState: META_EVENT_BY_STATE,
 	maxBatchSize: META_MAX_EVENTS_PER_REQUEST,
 	eventWindowSeconds: META_EVENT_WINDOW_SECONDS,
 	destinationId: (config) => config.pixelId,
+	userData: (user) => metaUserData(user),
 	buildEvent: buildMetaEvent,
 	sendChunk: sendMetaChunk,
 	previewRequest: (events, config) => ({
@@ -21,6 +23,6 @@ export const metaAdapter: PlatformAdapter<MetaConfig, MetaServerEvent> = {
 export * from './constants';
 export type { MetaConfig } from './config';
 export type { MetaServerEvent } from './payload';
-export { buildMetaEvent } from './payload';
+export { buildMetaEvent, metaUserData } from './payload';
 export { sendMetaChunk, appSecretProof, metaEventsUrl, metaRequestBody } from './sender';
 export { classifyMetaResponse, describeGraphError, readGraphError } from './errors';

@@ -1,7 +1,7 @@
 import { readConsent, readValue } from '../../events/consent';
 import type { BuildContext, BuildOutcome } from '../../dispatch/types';
 import { normalizeCountry, normalizeRegion } from '../../identity';
-import type { IdentityField } from '../../identity';
+import type { IdentityField, PlatformIdentity } from '../../identity';
 import {
 	META_LDU_COUNTRY_US,
 	META_LDU_STATE_CALIFORNIA,
@@ -74,19 +74,27 @@ function isInCalifornia(context: BuildContext): boolean {
 	return (clientCountry ?? contactCountry) === 'us' && (clientRegion ?? contactRegion) === 'ca';
 }
 
+/** Meta's user_data: hashed fields as a string, or an array when there are several values. */
+export function metaUserData(user: PlatformIdentity): {
+	data: Record<string, string | string[]>;
+	matchKeys: string[];
+} {
+	const data: Record<string, string | string[]> = {};
+	for (const [field, key] of USER_DATA_KEYS) {
+		const values = user.values[field];
+		if (!values || values.length === 0) continue;
+		data[key] = SINGLE_VALUED.has(key) || values.length === 1 ? values[0] : values;
+	}
+	return { data, matchKeys: Object.keys(data) };
+}
+
 export function buildMetaEvent(
 	context: BuildContext,
 	config: MetaConfig,
 ): BuildOutcome<MetaServerEvent> {
 	const { record, user } = context;
 	const warnings = [...user.warnings];
-	const userData: Record<string, string | string[]> = {};
-	for (const [field, key] of USER_DATA_KEYS) {
-		const values = user.values[field];
-		if (!values || values.length === 0) continue;
-		userData[key] = SINGLE_VALUED.has(key) || values.length === 1 ? values[0] : values;
-	}
-	const matchKeys = Object.keys(userData);
+	const { data: userData, matchKeys } = metaUserData(user);
 
 	if (readConsent(record.consent?.ad_user_data) === 'denied') {
 		return {
