@@ -13,6 +13,7 @@ import {
 	RedisDedupStore,
 	Transport,
 	withRecordFields,
+	type HttpExecutor,
 	type DedupFailMode,
 	type DedupStore,
 	type DispatchItem,
@@ -27,12 +28,21 @@ import { getRedisClient, redisConfigFromCredentials } from './redisClients';
 export interface SenderSpec<Config, Payload> {
 	adapter: PlatformAdapter<Config, Payload>;
 	credentialName: string;
-	/** The platform config from the credential and the node's parameters (read once per run). */
+	/**
+	 * The platform config from the credential and the node's parameters, read once per run. May
+	 * call the platform (e.g. Google Ads: the account's time zone) through `transport`.
+	 */
 	readConfig(
 		ctx: IExecuteFunctions,
 		credentials: ICredentialDataDecryptedObject,
 		options: IDataObject,
-	): Config;
+		transport: Transport,
+	): Config | Promise<Config>;
+	/**
+	 * How HTTP requests are made, when not with the core's axios instance: e.g. n8n's
+	 * httpRequestWithAuthentication for OAuth2 credentials, whose tokens n8n refreshes.
+	 */
+	executor?(ctx: IExecuteFunctions): HttpExecutor;
 	/**
 	 * Turns the chosen event (a standard name or a custom one) into what the adapter expects;
 	 * default: as is. (Pinterest, for one, sends custom names as `custom` + a label.)
@@ -160,16 +170,17 @@ export async function executeSender<Config, Payload>(
 	const items = ctx.getInputData();
 	const options = ctx.getNodeParameter('options', 0, {}) as SenderOptions;
 	const credentials = await ctx.getCredentials(spec.credentialName);
-	const config = spec.readConfig(ctx, credentials, options);
-	const dispatchItems = readItems(ctx, spec, items, options);
-	const dryRun = Boolean(options.dryRun);
-	const { store, keyPrefix } = dryRun ? { store: null, keyPrefix: undefined } : await resolveStore(ctx);
 	const transport = new Transport({
+		executor: spec.executor?.(ctx),
 		logger: {
 			debug: (message) => ctx.logger.debug(message),
 			warn: (message) => ctx.logger.warn(message),
 		},
 	});
+	const config = await spec.readConfig(ctx, credentials, options, transport);
+	const dispatchItems = readItems(ctx, spec, items, options);
+	const dryRun = Boolean(options.dryRun);
+	const { store, keyPrefix } = dryRun ? { store: null, keyPrefix: undefined } : await resolveStore(ctx);
 
 	const results = await dispatch(dispatchItems, {
 		adapter: spec.adapter,

@@ -201,17 +201,25 @@ export async function dispatch<Config, Payload>(
 	toSend.forEach((p, i) => {
 		const outcome = outcomes[i];
 		const r = results[p.index];
-		if (outcome.status === 'sent') {
-			r.status = 'sent';
-			if (outcome.response !== undefined) r.response = outcome.response;
-			if (outcome.warning) r.warnings.push(outcome.warning);
-			commit.push(p.key);
-		} else {
-			r.status = 'failed';
-			r.error = outcome.error;
-			r.retryable = outcome.retryable;
-			if (outcome.response !== undefined) r.response = outcome.response;
-			release.push(p.key);
+		if (outcome.response !== undefined) r.response = outcome.response;
+		switch (outcome.status) {
+			case 'sent':
+			case 'duplicate':
+				r.status = outcome.status;
+				if (outcome.warning) r.warnings.push(outcome.warning);
+				commit.push(p.key);
+				break;
+			case 'skipped':
+				r.status = 'skipped';
+				r.error = outcome.reason;
+				r.retryable = outcome.retryable;
+				release.push(p.key);
+				break;
+			default:
+				r.status = 'failed';
+				r.error = outcome.error;
+				r.retryable = outcome.retryable;
+				release.push(p.key);
 		}
 	});
 

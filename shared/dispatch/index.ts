@@ -1,2 +1,4 @@
 export { dispatch } from './dispatch';
+export { sendIsolating } from './isolate';
+export type { ChunkAttempt } from './isolate';
 export type * from './types';

@@ -49,9 +49,19 @@ export type BuildOutcome<Payload> =
 	| { ok: true; payload: Payload; matchKeys: string[]; warnings: string[] }
 	| { ok: false; status: 'skipped' | 'failed'; reason: string; matchKeys: string[]; warnings: string[] };
 
-/** Per-event outcome of sending a chunk, in the chunk's order. */
+/**
+ * Per-event outcome of sending a chunk, in the chunk's order.
+ *  - `sent`: acknowledged — recorded as sent;
+ *  - `duplicate`: the platform says it already has this event (e.g. Google
+ *    ORDER_ID_ALREADY_IN_USE) — recorded as sent, reported as duplicate;
+ *  - `skipped`: not accepted now but not wrong (e.g. Google TOO_RECENT_EVENT) — released so a
+ *    later run sends it, reported as skipped with the reason;
+ *  - `failed`: rejected or undeliverable — released, reported with the platform's message.
+ */
 export type SendOutcome =
 	| { status: 'sent'; response?: unknown; warning?: string }
+	| { status: 'duplicate'; response?: unknown; warning?: string }
+	| { status: 'skipped'; reason: string; retryable: boolean; response?: unknown }
 	| { status: 'failed'; error: string; retryable: boolean; response?: unknown };
 
 /**

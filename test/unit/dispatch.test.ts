@@ -1,6 +1,8 @@
 import {
 	deriveEventId,
 	dispatch,
+	sendIsolating,
+	type ChunkAttempt,
 	MemoryDedupStore,
 	Transport,
 	type PlatformAdapter,
@@ -94,5 +96,55 @@ describe('dispatch', () => {
 		expect(results.map((r) => r.status)).toEqual(['sent', 'failed', 'failed', 'sent']);
 		expect(results[1].error).toBe('no identity');
 		expect(results[2].error).toBe('mapping failed');
+	});
+
+	it('records a platform-side duplicate as sent and a "not yet" skip as released', async () => {
+		const store = new MemoryDedupStore();
+		const google = recordingPlatform((p) =>
+			p.map((_, i) =>
+				i === 0
+					? { status: 'duplicate' as const, warning: 'ORDER_ID_ALREADY_IN_USE' }
+					: { status: 'skipped' as const, reason: 'TOO_RECENT_EVENT: retry after 6 hours', retryable: true },
+			),
+		);
+		const first = await run(google.adapter, ['a', 'b'].map(item), store);
+		expect(first.map((r) => [r.status, r.retryable ?? null])).toEqual([
+			['duplicate', null],
+			['skipped', true],
+		]);
+		expect(first[1].error).toMatch(/TOO_RECENT_EVENT/);
+		const later = recordingPlatform((p) => p.map(() => ({ status: 'sent' as const })));
+		const second = await run(later.adapter, ['a', 'b'].map(item), store);
+		expect(second.map((r) => r.status)).toEqual(['duplicate', 'sent']);
+		expect(later.sent.flat()).toEqual([first[1].event_id]);
+	});
+});
+
+describe('sendIsolating', () => {
+	it('splits rejected chunks until the bad events stand alone', async () => {
+		const bad = new Set([3, 11]);
+		const requests: number[][] = [];
+		const outcomes = await sendIsolating(
+			Array.from({ length: 16 }, (_, i) => i),
+			async (chunk): Promise<ChunkAttempt> => {
+				requests.push(chunk);
+				const hit = chunk.find((n) => bad.has(n));
+				if (hit === undefined) return { kind: 'ok', outcomes: chunk.map(() => ({ status: 'sent' })) };
+				return { kind: 'reject', outcome: { status: 'failed', error: `event ${hit} invalid`, retryable: false } };
+			},
+		);
+		expect(outcomes.map((o) => o.status)).toEqual(Array.from({ length: 16 }, (_, i) => (bad.has(i) ? 'failed' : 'sent')));
+		expect(outcomes[3]).toMatchObject({ error: 'event 3 invalid' });
+		expect(requests.length).toBeLessThanOrEqual(1 + 2 * 2 * Math.log2(16));
+	});
+
+	it('fails every event of a chunk on a failure no split can help', async () => {
+		let calls = 0;
+		const outcomes = await sendIsolating([1, 2, 3], async () => {
+			calls++;
+			return { kind: 'fail', outcome: { status: 'failed', error: 'token expired', retryable: false } };
+		});
+		expect(outcomes.map((o) => o.status)).toEqual(['failed', 'failed', 'failed']);
+		expect(calls).toBe(1);
 	});
 });

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { sendIsolating, type ChunkAttempt } from '../../dispatch/isolate';
 import type { SendOutcome } from '../../dispatch/types';
 import type { HttpRequest, Transport } from '../../transport';
 import type { MetaConfig } from './config';
@@ -64,16 +65,24 @@ interface MetaAck {
 }
 
 /**
- * Sends one chunk. Meta rejects a whole batch for one invalid event, so on an invalid-parameter
- * error the chunk is split in halves and resent until the bad events stand alone: the valid
- * ones land, each bad one fails with Meta's own message. Errors about the request as a whole
- * (token, permissions) and transient failures that outlived their retries fail every event.
+ * Sends one chunk. Meta rejects a whole batch for one invalid event, so an invalid-parameter
+ * error splits the chunk until the bad events stand alone (sendIsolating): the valid ones land,
+ * each bad one fails with Meta's own message. Errors about the request as a whole (token,
+ * permissions) and transient failures that outlived their retries fail every event.
  */
-export async function sendMetaChunk(
+export function sendMetaChunk(
 	events: MetaServerEvent[],
 	config: MetaConfig,
 	transport: Transport,
 ): Promise<SendOutcome[]> {
+	return sendIsolating(events, (chunk) => attemptMeta(chunk, config, transport));
+}
+
+async function attemptMeta(
+	events: MetaServerEvent[],
+	config: MetaConfig,
+	transport: Transport,
+): Promise<ChunkAttempt> {
 	const result = await transport.request(
 		buildRequest(events, config),
 		classifyMetaResponse,
@@ -90,32 +99,22 @@ export async function sendMetaChunk(
 			typeof ack.events_received === 'number' && ack.events_received !== events.length
 				? `Meta acknowledged ${ack.events_received} of the ${events.length} events in this request`
 				: undefined;
-		return events.map(() => ({ status: 'sent', response, warning }));
+		return { kind: 'ok', outcomes: events.map(() => ({ status: 'sent', response, warning })) };
 	}
 	const graphError = readGraphError(result.response?.data);
 	const status = result.response?.status ?? 0;
-	const isolatable =
-		result.failure === 'permanent' &&
-		events.length > 1 &&
-		status >= 400 &&
-		status < 500 &&
-		!isWholeRequestError(graphError);
-	if (isolatable) {
-		const middle = Math.ceil(events.length / 2);
-		const left = await sendMetaChunk(events.slice(0, middle), config, transport);
-		const right = await sendMetaChunk(events.slice(middle), config, transport);
-		return [...left, ...right];
-	}
 	// A permanent rejection is told in Meta's own words; a transient failure that outlived its
 	// retries says what happened and how often it was tried.
-	const error =
-		result.failure === 'permanent' && result.response
-			? describeGraphError(graphError, status)
-			: result.message;
-	return events.map(() => ({
+	const outcome: SendOutcome = {
 		status: 'failed',
-		error,
+		error:
+			result.failure === 'permanent' && result.response
+				? describeGraphError(graphError, status)
+				: result.message,
 		retryable: result.failure === 'retryable',
 		response: result.response ? { status, error: graphError } : undefined,
-	}));
+	};
+	const eventLevel =
+		result.failure === 'permanent' && status >= 400 && status < 500 && !isWholeRequestError(graphError);
+	return { kind: eventLevel ? 'reject' : 'fail', outcome };
 }
