@@ -3,9 +3,10 @@
 /**
  * `npm run dev`: a real n8n 1.123.x on http://127.0.0.1:5678 with this package loaded, the
  * example workflows imported (webhook examples active), their credentials pointing at a
- * loopback Meta stand-in and a local Redis. Ctrl-C stops everything it started.
+ * loopback Meta and Pinterest stand-ins and a local Redis. Ctrl-C stops everything it started.
  *
  * Env: LEAD_CAPI_DEV_PORT (default 5678), LEAD_CAPI_STANDIN_PORT (default 18081),
+ *      LEAD_CAPI_PINTEREST_STANDIN_PORT (default 18083),
  *      REDIS_URL (default: 127.0.0.1:6379, or a redis-server started for the session).
  */
 const { spawnSync } = require('node:child_process');
@@ -15,6 +16,7 @@ const n8n = require('./n8n/n8n.js');
 const { demoCredentials } = require('./n8n/demo.js');
 const { ensureRedis } = require('./local/redis.js');
 const { startMetaStandIn } = require('../test/standins/meta.js');
+const { startPinterestStandIn } = require('../test/standins/pinterest.js');
 
 const OWNER = { email: 'dev@example.com', password: 'Lead-Capi-Dev-1' };
 
@@ -35,11 +37,26 @@ async function main() {
 		accessToken: metaToken,
 		port: Number(process.env.LEAD_CAPI_STANDIN_PORT || 18081),
 	});
+	const pinterestToken = 'dev-pinterest-token-local-only';
+	const pinterestStandIn = await startPinterestStandIn({
+		accessToken: pinterestToken,
+		port: Number(process.env.LEAD_CAPI_PINTEREST_STANDIN_PORT || 18083),
+	});
 
 	const credentialsFile = path.join(userFolder, 'demo-credentials.json');
 	fs.writeFileSync(
 		credentialsFile,
-		JSON.stringify(demoCredentials({ metaBaseUrl: standIn.url, metaToken, redisUrl: redis.url }), null, 2),
+		JSON.stringify(
+			demoCredentials({
+				metaBaseUrl: standIn.url,
+				metaToken,
+				pinterestBaseUrl: pinterestStandIn.url,
+				pinterestToken,
+				redisUrl: redis.url,
+			}),
+			null,
+			2,
+		),
 	);
 	n8n.importCredentials(home, env, credentialsFile);
 	const examples = fs
@@ -62,6 +79,7 @@ async function main() {
 		`  sign in: ${OWNER.email} / ${OWNER.password}`,
 		`  examples imported: ${examples.map((f) => path.basename(f)).join(', ')}`,
 		`  Meta stand-in: ${standIn.url} (what it received: GET ${standIn.url}/__standin/received)`,
+		`  Pinterest stand-in: ${pinterestStandIn.url} (what it received: GET ${pinterestStandIn.url}/__standin/received)`,
 		`  dedup Redis: ${redis.url}${redis.started ? ' (started for this session)' : ''}`,
 		`  demo site with the capture script: ${demoSite.url}/pricing?fbclid=IwAR_demo&utm_source=fb (type a work email, then submit)`,
 		`  try: curl -X POST ${server.baseUrl}/webhook/crm-deal-won -H 'content-type: application/json' \\`,
@@ -75,6 +93,7 @@ async function main() {
 		demoSite.close();
 		await server.stop();
 		await standIn.close();
+		await pinterestStandIn.close();
 		redis.stop();
 		process.exit(0);
 	};
@@ -82,7 +101,7 @@ async function main() {
 	process.on('SIGTERM', stop);
 	server.child.once('exit', (code) => {
 		process.stderr.write(`n8n exited (${code}); see ${path.join(userFolder, 'n8n.log')}\n`);
-		standIn.close().then(() => {
+		Promise.all([standIn.close(), pinterestStandIn.close()]).then(() => {
 			redis.stop();
 			process.exit(code ?? 1);
 		});

@@ -8,6 +8,7 @@ import { LEAD_RECORD_FIELDS } from '../../shared';
 export function eventProperties(
 	standardEvents: INodePropertyOptions[],
 	fromStateDescription: string,
+	customEvent: { placeholder?: string; description?: string } = {},
 ): INodeProperties[] {
 	const options = [
 		...standardEvents,
@@ -29,7 +30,8 @@ export function eventProperties(
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'PartialLead',
+			placeholder: customEvent.placeholder ?? 'PartialLead',
+			...(customEvent.description ? { description: customEvent.description } : {}),
 			displayOptions: { show: { event: ['custom'] } },
 		},
 	];

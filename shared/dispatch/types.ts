@@ -98,6 +98,8 @@ export interface PlatformUserData {
 	data: unknown;
 	/** The platform's own names of the keys present (em, ph, hashedEmail, msclkid…). */
 	matchKeys: string[];
+	/** Values left out while shaping the user data for this platform, and why. */
+	warnings?: string[];
 }
 
 /** One input item: the canonical record plus what the node resolved for it. */

@@ -49,3 +49,8 @@ export {
 	type NormalizeIdentityOptions,
 } from './normalize-identity';
 export { renderIdentity, type PlatformIdentity } from './render-identity';
+export {
+	estimateMatchQuality,
+	MATCH_QUALITY_WEIGHTS,
+	type MatchQuality,
+} from './matchQuality';

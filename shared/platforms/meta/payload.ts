@@ -1,6 +1,6 @@
 import { readConsent, readValue } from '../../events/consent';
+import { isCaliforniaLead, readPageUrl } from '../../events/context';
 import type { BuildContext, BuildOutcome } from '../../dispatch/types';
-import { normalizeCountry, normalizeRegion } from '../../identity';
 import type { IdentityField, PlatformIdentity } from '../../identity';
 import {
 	META_LDU_COUNTRY_US,
@@ -57,23 +57,6 @@ const INSUFFICIENT_COMBINATIONS: string[][] = [
 	['ln', 'ge'],
 ];
 
-function readUrl(raw: unknown): string | undefined {
-	if (typeof raw !== 'string') return undefined;
-	const text = raw.trim();
-	return /^https?:\/\/\S+$/i.test(text) ? text : undefined;
-}
-
-function isInCalifornia(context: BuildContext): boolean {
-	const { identity, record } = context;
-	const contactCountry = identity.values.country?.[0];
-	const contactRegion = identity.values.region?.[0];
-	if (contactCountry === 'us' && contactRegion === 'ca') return true;
-	if (contactCountry && contactCountry !== 'us') return false;
-	const clientCountry = normalizeCountry(record.client?.country);
-	const clientRegion = normalizeRegion(record.client?.region, { country: clientCountry ?? 'us' });
-	return (clientCountry ?? contactCountry) === 'us' && (clientRegion ?? contactRegion) === 'ca';
-}
-
 /** Meta's user_data: hashed fields as a string, or an array when there are several values. */
 export function metaUserData(user: PlatformIdentity): {
 	data: Record<string, string | string[]>;
@@ -129,7 +112,7 @@ export function buildMetaEvent(
 		};
 	}
 
-	const pageUrl = readUrl(record.source?.page_url);
+	const pageUrl = readPageUrl(record.source?.page_url);
 	const hasUserAgent = Boolean(userData.client_user_agent);
 	let actionSource: MetaActionSource;
 	if (config.actionSource === 'auto') {
@@ -158,7 +141,7 @@ export function buildMetaEvent(
 		user_data: userData,
 	};
 	if (pageUrl) event.event_source_url = pageUrl;
-	const referrer = readUrl(record.source?.referrer);
+	const referrer = readPageUrl(record.source?.referrer);
 	if (referrer) event.referrer_url = referrer;
 
 	const value = readValue(record.value);
@@ -179,7 +162,7 @@ export function buildMetaEvent(
 	if (readConsent(record.consent?.ad_personalization) === 'denied') event.opt_out = true;
 
 	const lduFromRecord = readConsent(record.consent?.limited_data_use) === 'granted';
-	const california = config.limitedDataUse !== 'never' && isInCalifornia(context);
+	const california = config.limitedDataUse !== 'never' && isCaliforniaLead(context.identity, record);
 	if (config.limitedDataUse === 'never') {
 		event.data_processing_options = [];
 	} else if (config.limitedDataUse === 'always' || lduFromRecord || california) {

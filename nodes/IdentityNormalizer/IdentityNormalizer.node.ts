@@ -1,0 +1,150 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import {
+	estimateMatchQuality,
+	normalizeIdentity,
+	PLATFORM_ADAPTERS,
+	PLATFORMS,
+	readLeadRecord,
+	renderIdentity,
+	type Platform,
+} from '../../shared';
+
+interface NormalizerOptions extends IDataObject {
+	defaultCountry?: string;
+	hashedOnly?: boolean;
+	outputField?: string;
+	recordField?: string;
+}
+
+/**
+ * Identity Normalizer: shows what the senders would send. It calls the very functions the
+ * senders call (normalizeIdentity once, renderIdentity and the platform's userData per
+ * platform), so nothing is normalized twice in two ways.
+ */
+export class IdentityNormalizer implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Identity Normalizer',
+		name: 'identityNormalizer',
+		icon: { light: 'file:../../icons/identity.svg', dark: 'file:../../icons/identity.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ ($parameter["platforms"] || []).join(", ") }}',
+		description:
+			'Normalize and hash a lead\'s identity exactly as each ad platform receives it, with match keys, a match-quality estimate and warnings',
+		defaults: { name: 'Identity Normalizer' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [
+			{
+				displayName: 'Platforms',
+				name: 'platforms',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Google Ads', value: 'google' },
+					{ name: 'Meta', value: 'meta' },
+					{ name: 'Microsoft Advertising', value: 'microsoft' },
+					{ name: 'Pinterest', value: 'pinterest' },
+					{ name: 'TikTok', value: 'tiktok' },
+				],
+				default: ['google', 'meta', 'microsoft', 'pinterest', 'tiktok'],
+				description: 'The platforms to render the user data for',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Default Country',
+						name: 'defaultCountry',
+						type: 'string',
+						default: '',
+						placeholder: 'US',
+						description:
+							'Country used to read phone numbers without an international prefix when the lead has no country of its own',
+					},
+					{
+						displayName: 'Lead Record Field',
+						name: 'recordField',
+						type: 'string',
+						default: '',
+						placeholder: 'lead',
+						description:
+							'Where the lead record is inside each input item (dot notation). Leave empty when the item itself is the record.',
+					},
+					{
+						displayName: 'Only Hashed Output',
+						name: 'hashedOnly',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to leave out the normalized identity in clear (identity.normalized) and keep only what the platforms receive',
+					},
+					{
+						displayName: 'Output Field',
+						name: 'outputField',
+						type: 'string',
+						default: 'identity',
+						description: 'Name of the field added to each item',
+					},
+				],
+			},
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const platforms = (this.getNodeParameter('platforms', 0) as Platform[]).filter((p) =>
+			PLATFORMS.includes(p),
+		);
+		const options = this.getNodeParameter('options', 0, {}) as NormalizerOptions;
+		const field = (options.outputField || 'identity').trim();
+		const out: INodeExecutionData[] = [];
+		for (let i = 0; i < items.length; i++) {
+			const record = readLeadRecord(items[i].json, options.recordField);
+			if (!record) {
+				const error = new NodeOperationError(
+					this.getNode(),
+					options.recordField
+						? `input item has no lead record at "${options.recordField}"`
+						: 'input item is not a lead record object',
+					{ itemIndex: i },
+				);
+				if (!this.continueOnFail()) throw error;
+				out.push({ json: { ...items[i].json, error: error.message }, pairedItem: { item: i } });
+				continue;
+			}
+			const identity = normalizeIdentity(record, {
+				defaultCountry: options.defaultCountry || undefined,
+			});
+			const rendered: IDataObject = {};
+			const warnings = [...identity.warnings];
+			for (const platform of platforms) {
+				const adapter = PLATFORM_ADAPTERS[platform];
+				if (!adapter) continue;
+				const user = renderIdentity(identity, platform);
+				const { data, matchKeys, warnings: shaping = [] } = adapter.userData(user, record);
+				warnings.push(...[...user.warnings, ...shaping].map((w) => `${platform}: ${w}`));
+				rendered[platform] = {
+					user_data: data as IDataObject,
+					match_keys: matchKeys,
+					match_quality: estimateMatchQuality(platform, user) as unknown as IDataObject,
+				};
+			}
+			const result: IDataObject = { platforms: rendered, warnings };
+			if (!options.hashedOnly) result.normalized = identity.values as IDataObject;
+			out.push({ json: { ...items[i].json, [field]: result }, pairedItem: { item: i } });
+		}
+		return [out];
+	}
+}

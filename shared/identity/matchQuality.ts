@@ -1,0 +1,96 @@
+import type { Platform } from '../types';
+import type { IdentityField } from './fields';
+import type { PlatformIdentity } from './render-identity';
+
+/**
+ * A match-quality estimate per platform from the keys present, in the spirit of Meta's Event
+ * Match Quality (0–10). It is our documented estimate — platforms do not publish their
+ * formulas — meant to compare leads and spot a drop, not to predict a platform's own score.
+ * Weights reflect each platform's documented priorities: click ids and email first, then
+ * phone and external ids, then network and address fields.
+ */
+export const MATCH_QUALITY_WEIGHTS: Readonly<Record<Platform, Partial<Record<IdentityField, number>>>> = {
+	meta: {
+		email: 3,
+		phone: 2,
+		fbc: 1.5,
+		external_id: 1,
+		fbp: 0.75,
+		ip: 0.75,
+		user_agent: 0.25,
+		first_name: 0.25,
+		last_name: 0.25,
+		date_of_birth: 0.15,
+		city: 0.15,
+		postal_code: 0.15,
+		region: 0.1,
+		country: 0.1,
+		gender: 0.05,
+	},
+	pinterest: {
+		email: 4,
+		phone: 2,
+		epik: 1,
+		external_id: 1,
+		ip: 0.75,
+		user_agent: 0.75,
+		first_name: 0.25,
+		last_name: 0.25,
+		date_of_birth: 0.15,
+		city: 0.15,
+		postal_code: 0.15,
+		region: 0.15,
+		country: 0.15,
+		gender: 0.05,
+	},
+	tiktok: {
+		email: 3.5,
+		phone: 2.5,
+		ttclid: 2,
+		ttp: 0.75,
+		external_id: 0.75,
+		ip: 0.25,
+		user_agent: 0.25,
+	},
+	google: { gclid: 5, gbraid: 4, wbraid: 4, email: 3, phone: 2 },
+	microsoft: { msclkid: 4, email: 3, phone: 2, ip: 0.5, user_agent: 0.5 },
+};
+
+export interface MatchQuality {
+	/** 0–10, one decimal. */
+	score: number;
+	rating: 'poor' | 'fair' | 'good' | 'great';
+	/** The heaviest keys this lead lacks, for "how to improve". */
+	missing: IdentityField[];
+}
+
+function rating(score: number): MatchQuality['rating'] {
+	if (score >= 8) return 'great';
+	if (score >= 6) return 'good';
+	if (score >= 3) return 'fair';
+	return 'poor';
+}
+
+export function estimateMatchQuality(platform: Platform, user: PlatformIdentity): MatchQuality {
+	const weights = MATCH_QUALITY_WEIGHTS[platform];
+	let score = 0;
+	const missing: Array<[IdentityField, number]> = [];
+	for (const [field, weight] of Object.entries(weights) as Array<[IdentityField, number]>) {
+		if (user.values[field]?.length) score += weight;
+		else missing.push([field, weight]);
+	}
+	// gbraid/wbraid stand in for gclid: one click id is what counts.
+	if (platform === 'google') {
+		const clicks = ['gclid', 'gbraid', 'wbraid'].filter((f) => user.values[f as IdentityField]?.length);
+		if (clicks.length > 1) score -= clicks.includes('gclid') ? 4 * (clicks.length - 1) : 4;
+	}
+	const bounded = Math.min(10, Math.round(score * 10) / 10);
+	return {
+		score: bounded,
+		rating: rating(bounded),
+		missing: missing
+			.sort((a, b) => b[1] - a[1])
+			.slice(0, 3)
+			.map(([field]) => field),
+	};
+}

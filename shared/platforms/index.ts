@@ -1,0 +1,18 @@
+import type { PlatformAdapter } from '../dispatch/types';
+import type { Platform } from '../types';
+import { metaAdapter } from './meta';
+import { microsoftAdapter } from './microsoft';
+import { pinterestAdapter } from './pinterest';
+import { tiktokAdapter } from './tiktok';
+
+/**
+ * Every platform's adapter, by platform key. A platform is one folder; registering it here is
+ * what makes the Identity Normalizer render it and the README's event-name table list it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const PLATFORM_ADAPTERS: Readonly<Partial<Record<Platform, PlatformAdapter<any, any>>>> = {
+	meta: metaAdapter,
+	pinterest: pinterestAdapter,
+	tiktok: tiktokAdapter,
+	microsoft: microsoftAdapter,
+};

@@ -1,0 +1,79 @@
+import type { LeadState } from '../../types';
+
+/**
+ * Microsoft Advertising UET Conversions API facts (../shared/docs/platforms.md §5), in one
+ * place. Microsoft has published only an overview of this API; most facts below come from
+ * 2nd-party integrations (Segment, Stape, walkerOS), and every UNCONFIRMED choice is marked.
+ */
+export const MICROSOFT_CAPI_BASE_URL = 'https://capi.uet.microsoft.com';
+
+/** UNCONFIRMED: no documented limit; Segment and Tealium batch up to 1,000 events. */
+export const MICROSOFT_MAX_EVENTS_PER_REQUEST = 1000;
+
+/**
+ * UNCONFIRMED: no documented window. 7 days is the tightest window of the peers (Meta) and
+ * the one 3rd parties quote, so events inside it are accepted whatever Microsoft's real limit
+ * is; older ones are clamped or skipped by the Event Window Policy.
+ */
+export const MICROSOFT_EVENT_WINDOW_SECONDS = 7 * 24 * 3600;
+
+/** 1,000-event batches with full user data run to about 1 MB; leave room for a slow gateway. */
+export const MICROSOFT_REQUEST_TIMEOUT_MS = 15_000;
+
+/** Sent as `dataProvider` (Stape and walkerOS send their own names there). */
+export const MICROSOFT_DATA_PROVIDER = 'n8n-nodes-lead-capi';
+
+export const MICROSOFT_EVENT_TYPES = ['custom', 'pageLoad'] as const;
+export type MicrosoftEventType = (typeof MICROSOFT_EVENT_TYPES)[number];
+
+/** `adStorageConsent`: G(ranted) or D(enied). */
+export type MicrosoftAdStorageConsent = 'G' | 'D';
+
+/**
+ * `adStorageConsent` for a lead that carries no consent signal at all. UNCONFIRMED what
+ * Microsoft does with either value server-side. We send D: G would state a consent the lead
+ * never gave (we never invent values), while D still delivers the event. Advertisers whose
+ * leads need no consent (or who collect it upstream) switch the node option to Granted.
+ */
+export const MICROSOFT_UNKNOWN_CONSENT_DEFAULT: MicrosoftAdStorageConsent = 'D';
+
+/**
+ * Where the UET visitor id (the `_uetvid` cookie, sent as `userData.anonymousId`) is read from:
+ * the lead record's `attributes`, first key present wins.
+ */
+export const MICROSOFT_VISITOR_ID_ATTRIBUTES = ['uetvid', '_uetvid'] as const;
+
+/**
+ * User-data keys that identify a person on their own. UNCONFIRMED which identifiers Microsoft
+ * needs; IP address and user agent alone are not treated as enough (they identify a device
+ * for a moment, and every peer platform asks for more), so such leads fail before sending.
+ */
+export const MICROSOFT_IDENTIFYING_KEYS = [
+	'em',
+	'ph',
+	'msclkid',
+	'anonymousId',
+	'externalId',
+] as const;
+
+/**
+ * One `eventName` per canonical state, for `eventType: custom`. Each must match the action of
+ * a UET custom-event conversion goal in Microsoft Advertising; partial leads have their own.
+ */
+export const MICROSOFT_EVENT_BY_STATE: Readonly<Record<LeadState, string>> = {
+	partial: 'partial_lead',
+	lead: 'lead',
+	contact: 'contact',
+	schedule: 'schedule',
+	registration: 'sign_up',
+	purchase: 'purchase',
+};
+
+/**
+ * `customData.pageType` for purchases (one of home, product, category, searchresults, cart,
+ * purchase, other).
+ */
+export const MICROSOFT_PURCHASE_PAGE_TYPE = 'purchase';
+
+/** Where a purchase's `customData.transactionId` comes from (first key present); never invented. */
+export const MICROSOFT_TRANSACTION_ID_ATTRIBUTES = ['transaction_id', 'order_id'] as const;

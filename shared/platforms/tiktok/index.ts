@@ -1,0 +1,53 @@
+import type { PlatformAdapter } from '../../dispatch/types';
+import type { TiktokConfig } from './config';
+import {
+	TIKTOK_EVENT_BY_STATE,
+	TIKTOK_EVENT_WINDOW_SECONDS,
+	TIKTOK_MAX_EVENTS_PER_REQUEST,
+} from './constants';
+import { buildTiktokEvent, tiktokUserData, type TiktokEvent } from './payload';
+import { sendTiktokChunk, tiktokEventSourceId, tiktokRequestBody, tiktokTrackUrl } from './sender';
+
+export const tiktokAdapter: PlatformAdapter<TiktokConfig, TiktokEvent> = {
+	platform: 'tiktok',
+	eventNameByState: TIKTOK_EVENT_BY_STATE,
+	maxBatchSize: TIKTOK_MAX_EVENTS_PER_REQUEST,
+	eventWindowSeconds: TIKTOK_EVENT_WINDOW_SECONDS,
+	destinationId: tiktokEventSourceId,
+	userData: (user) => tiktokUserData(user),
+	buildEvent: buildTiktokEvent,
+	sendChunk: sendTiktokChunk,
+	previewRequest: (events, config) => ({
+		method: 'POST',
+		url: tiktokTrackUrl(config),
+		body: tiktokRequestBody(events, config),
+	}),
+};
+
+export * from './constants';
+export type { TiktokConfig } from './config';
+export type { TiktokEvent, TiktokUser } from './payload';
+export {
+	buildTiktokEvent,
+	readTiktokLeadId,
+	tiktokLimitedDataUse,
+	tiktokUserData,
+} from './payload';
+export {
+	sendTiktokChunk,
+	tiktokEventSourceId,
+	tiktokRequestBody,
+	tiktokTrackUrl,
+	type TiktokTrackRequest,
+} from './sender';
+export {
+	classifyTiktokCode,
+	classifyTiktokResponse,
+	describeTiktokError,
+	isWholeRequestError,
+	readTiktokAnswer,
+	TIKTOK_CODE_OK,
+	TIKTOK_CODE_PARTIAL_OK,
+	type TiktokAnswer,
+	type TiktokCodeClass,
+} from './errors';

@@ -1,0 +1,39 @@
+import { estimateMatchQuality, normalizeIdentity, renderIdentity } from '../../../shared/identity';
+import type { LeadRecord, Platform } from '../../../shared/types';
+
+const quality = (platform: Platform, record: LeadRecord) =>
+	estimateMatchQuality(platform, renderIdentity(normalizeIdentity(record), platform));
+
+const full: LeadRecord = {
+	contact: { email: 'a@acme.com', phone: '+14155552671', first_name: 'A', last_name: 'B', city: 'SF', region: 'CA', postal_code: '94105', country: 'US', external_id: 'c-1' },
+	click: { fbc: 'fb.1.1554763741205.AbC', fbp: 'fb.1.1596403881668.1116446470', gclid: 'Cj0K', ttclid: 'tt1', msclkid: 'ms1', epik: 'ep1' },
+	client: { ip: '203.0.113.9', user_agent: 'Mozilla/5.0' },
+};
+
+describe('estimateMatchQuality', () => {
+	it.each([
+		['meta', { contact: { email: 'a@acme.com' } }, 3, 'fair'],
+		['meta', { contact: { email: 'a@acme.com', phone: '+14155552671' }, client: { ip: '203.0.113.9', user_agent: 'UA' } }, 6, 'good'],
+		['meta', full, 10, 'great'],
+		['meta', { contact: { city: 'SF', country: 'US' } }, 0.3, 'poor'],
+		['google', { contact: { email: 'a@acme.com' } }, 3, 'fair'],
+		['google', { contact: { email: 'a@acme.com' }, click: { gclid: 'Cj0K' } }, 8, 'great'],
+		['google', { click: { gclid: 'Cj0K', gbraid: 'gb' } }, 5, 'fair'],
+		['tiktok', { contact: { email: 'a@acme.com', phone: '+14155552671' }, click: { ttclid: 'tt1' } }, 8, 'great'],
+		['microsoft', { click: { msclkid: 'ms1' } }, 4, 'fair'],
+		['pinterest', { contact: { email: 'a@acme.com', phone: '+14155552671' } }, 6, 'good'],
+	] as Array<[Platform, LeadRecord, number, string]>)('%s %j → %d (%s)', (platform, record, score, rating) => {
+		expect(quality(platform, record)).toMatchObject({ score, rating });
+	});
+
+	it('names the heaviest missing keys, to say how to improve', () => {
+		expect(quality('meta', { contact: { city: 'SF' } }).missing).toEqual(['email', 'phone', 'fbc']);
+		expect(quality('google', { contact: { email: 'a@acme.com' } }).missing).toEqual(['gclid', 'gbraid', 'wbraid']);
+	});
+
+	it('never exceeds 10', () => {
+		for (const platform of ['meta', 'pinterest', 'tiktok', 'google', 'microsoft'] as Platform[]) {
+			expect(quality(platform, full).score).toBeLessThanOrEqual(10);
+		}
+	});
+});
