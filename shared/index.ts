@@ -15,6 +15,8 @@ export * as tiktok from './platforms/tiktok';
 export { tiktokAdapter } from './platforms/tiktok';
 export * as microsoft from './platforms/microsoft';
 export { microsoftAdapter } from './platforms/microsoft';
+export * as google from './platforms/google';
+export { googleAdapter } from './platforms/google';
 export * from './record';
 export * from './captureLog';
 export * from './capture';

@@ -131,7 +131,6 @@ export class IdentityNormalizer implements INodeType {
 			const warnings = [...identity.warnings];
 			for (const platform of platforms) {
 				const adapter = PLATFORM_ADAPTERS[platform];
-				if (!adapter) continue;
 				const user = renderIdentity(identity, platform);
 				const { data, matchKeys, warnings: shaping = [] } = adapter.userData(user, record);
 				warnings.push(...[...user.warnings, ...shaping].map((w) => `${platform}: ${w}`));

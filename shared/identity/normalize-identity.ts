@@ -132,11 +132,12 @@ export function normalizeIdentity(
 		warnings: fbc.warning ? [fbc.warning] : [],
 	});
 	identity.add('fbp', normalizeFieldValues('fbp', click.fbp, normalizeFbpText, SINGLE));
+	// A click id the record does not carry may still sit in the landing URL (a CRM that kept
+	// the page URL but not the parameters): read it from there, as fbc is built from fbclid.
+	const landing = landingParams(source.page_url);
 	for (const field of CLICK_ID_FIELDS) {
-		identity.add(
-			field,
-			normalizeFieldValues(field, click[field], clickIdNormalizer(field), SINGLE),
-		);
+		const raw = click[field] ?? landing?.get(field) ?? undefined;
+		identity.add(field, normalizeFieldValues(field, raw, clickIdNormalizer(field), SINGLE));
 	}
 	return identity.build();
 }
@@ -175,6 +176,16 @@ function readDefaultCountry(
 	if (outcome !== null && 'value' in outcome) return outcome.value;
 	identity.warnings.push('phone: the default country is not a recognised country');
 	return null;
+}
+
+/** The query parameters of a landing-page URL, or null when it is not a URL. */
+function landingParams(raw: unknown): URLSearchParams | null {
+	if (typeof raw !== 'string' || !/^https?:\/\//i.test(raw.trim())) return null;
+	try {
+		return new URL(raw.trim()).searchParams;
+	} catch {
+		return null;
+	}
 }
 
 /** The record's sub-objects arrive from webhooks and expressions; anything else reads as empty. */

@@ -92,14 +92,14 @@ export const IDENTITY_PROFILES: Record<Platform, IdentityProfile> = {
 		platform: 'google',
 		// Click conversions accept only hashedEmail and hashedPhoneNumber as user identifiers;
 		// addressInfo (where a clear postal code would go) is rejected with
-		// UNSUPPORTED_USER_IDENTIFIER, so postal code is not part of this profile.
+		// UNSUPPORTED_USER_IDENTIFIER, so postal code is not part of this profile; userIpAddress is
+		// allowlist-only, so the IP is not either.
 		fields: {
 			email: HASHED,
 			phone: HASHED,
 			gclid: CLEAR,
 			gbraid: CLEAR,
 			wbraid: CLEAR,
-			ip: CLEAR,
 		},
 		phone: 'e164',
 		// UNCONFIRMED whether Google now removes dots/+suffix for every domain; the rule common

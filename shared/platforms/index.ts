@@ -1,5 +1,6 @@
 import type { PlatformAdapter } from '../dispatch/types';
 import type { Platform } from '../types';
+import { googleAdapter } from './google';
 import { metaAdapter } from './meta';
 import { microsoftAdapter } from './microsoft';
 import { pinterestAdapter } from './pinterest';
@@ -10,9 +11,10 @@ import { tiktokAdapter } from './tiktok';
  * what makes the Identity Normalizer render it and the README's event-name table list it.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const PLATFORM_ADAPTERS: Readonly<Partial<Record<Platform, PlatformAdapter<any, any>>>> = {
+export const PLATFORM_ADAPTERS: Readonly<Record<Platform, PlatformAdapter<any, any>>> = {
 	meta: metaAdapter,
 	pinterest: pinterestAdapter,
 	tiktok: tiktokAdapter,
 	microsoft: microsoftAdapter,
+	google: googleAdapter,
 };

@@ -106,7 +106,6 @@ describe('renderIdentity: fields, hashing and formats per platform', () => {
 				gclid: ['Cj0KCQiA'],
 				gbraid: ['GbR'],
 				wbraid: ['WbR'],
-				ip: ['203.0.113.7'],
 			},
 		],
 		[
