@@ -2,21 +2,20 @@
 // @ts-check
 /**
  * `npm run dev`: a real n8n 1.123.x on http://127.0.0.1:5678 with this package loaded, the
- * example workflows imported (webhook examples active), their credentials pointing at a
- * loopback Meta and Pinterest stand-ins and a local Redis. Ctrl-C stops everything it started.
+ * example workflows imported (webhook examples active), their credentials pointing at loopback
+ * stand-ins of all five platforms (Meta 18081, Pinterest 18083, TikTok 18084, Microsoft 18085,
+ * Google Ads 18086) and a local Redis; a demo site with the capture script on 18082. Ctrl-C
+ * stops everything it started.
  *
- * Env: LEAD_CAPI_DEV_PORT (default 5678), LEAD_CAPI_STANDIN_PORT (default 18081),
- *      LEAD_CAPI_PINTEREST_STANDIN_PORT (default 18083),
+ * Env: LEAD_CAPI_DEV_PORT (default 5678), LEAD_CAPI_SITE_PORT (default 18082),
  *      REDIS_URL (default: 127.0.0.1:6379, or a redis-server started for the session).
  */
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const n8n = require('./n8n/n8n.js');
-const { demoCredentials } = require('./n8n/demo.js');
+const { startDemoPlatforms } = require('./n8n/demo.js');
 const { ensureRedis } = require('./local/redis.js');
-const { startMetaStandIn } = require('../test/standins/meta.js');
-const { startPinterestStandIn } = require('../test/standins/pinterest.js');
 
 const OWNER = { email: 'dev@example.com', password: 'Lead-Capi-Dev-1' };
 
@@ -32,32 +31,12 @@ async function main() {
 	n8n.installPackage(userFolder, 'link');
 
 	const redis = await ensureRedis();
-	const metaToken = 'dev-meta-token-local-only';
-	const standIn = await startMetaStandIn({
-		accessToken: metaToken,
-		port: Number(process.env.LEAD_CAPI_STANDIN_PORT || 18081),
+	const platforms = await startDemoPlatforms({
+		redisUrl: redis.url,
+		ports: { meta: 18081, pinterest: 18083, tiktok: 18084, microsoft: 18085, google: 18086 },
 	});
-	const pinterestToken = 'dev-pinterest-token-local-only';
-	const pinterestStandIn = await startPinterestStandIn({
-		accessToken: pinterestToken,
-		port: Number(process.env.LEAD_CAPI_PINTEREST_STANDIN_PORT || 18083),
-	});
-
 	const credentialsFile = path.join(userFolder, 'demo-credentials.json');
-	fs.writeFileSync(
-		credentialsFile,
-		JSON.stringify(
-			demoCredentials({
-				metaBaseUrl: standIn.url,
-				metaToken,
-				pinterestBaseUrl: pinterestStandIn.url,
-				pinterestToken,
-				redisUrl: redis.url,
-			}),
-			null,
-			2,
-		),
-	);
+	fs.writeFileSync(credentialsFile, JSON.stringify(platforms.credentials, null, 2));
 	n8n.importCredentials(home, env, credentialsFile);
 	const examples = fs
 		.readdirSync(path.join(n8n.REPO, 'examples'))
@@ -78,8 +57,9 @@ async function main() {
 		`n8n ${require(path.join(home, 'node_modules', 'n8n', 'package.json')).version} with n8n-nodes-lead-capi: ${server.baseUrl}`,
 		`  sign in: ${OWNER.email} / ${OWNER.password}`,
 		`  examples imported: ${examples.map((f) => path.basename(f)).join(', ')}`,
-		`  Meta stand-in: ${standIn.url} (what it received: GET ${standIn.url}/__standin/received)`,
-		`  Pinterest stand-in: ${pinterestStandIn.url} (what it received: GET ${pinterestStandIn.url}/__standin/received)`,
+		...Object.entries(platforms.standIns).map(
+			([name, standIn]) => `  ${name} stand-in: ${standIn.url} (what it received: GET ${standIn.url}/__standin/received)`,
+		),
 		`  dedup Redis: ${redis.url}${redis.started ? ' (started for this session)' : ''}`,
 		`  demo site with the capture script: ${demoSite.url}/pricing?fbclid=IwAR_demo&utm_source=fb (type a work email, then submit)`,
 		`  try: curl -X POST ${server.baseUrl}/webhook/crm-deal-won -H 'content-type: application/json' \\`,
@@ -92,8 +72,7 @@ async function main() {
 	const stop = async () => {
 		demoSite.close();
 		await server.stop();
-		await standIn.close();
-		await pinterestStandIn.close();
+		await platforms.close();
 		redis.stop();
 		process.exit(0);
 	};
@@ -101,7 +80,7 @@ async function main() {
 	process.on('SIGTERM', stop);
 	server.child.once('exit', (code) => {
 		process.stderr.write(`n8n exited (${code}); see ${path.join(userFolder, 'n8n.log')}\n`);
-		Promise.all([standIn.close(), pinterestStandIn.close()]).then(() => {
+		platforms.close().then(() => {
 			redis.stop();
 			process.exit(code ?? 1);
 		});

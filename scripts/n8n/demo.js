@@ -1,60 +1,119 @@
 // @ts-check
 /**
- * The credentials the example workflows reference (examples/*.json), pointed at local parts:
- * loopback platform stand-ins (Meta, Pinterest) and a local Redis. Used by `npm run dev` and
- * the end-to-end suite.
+ * Local stand-ins for all five platforms plus the credentials the example workflows reference
+ * (examples/*.json), pointed at them and at a local Redis. Used by `npm run dev` and the
+ * end-to-end suite. Tokens here are local-only values.
  */
-const DEMO_META_CREDENTIAL = { id: 'demoMetaStandIn1', name: 'Meta (local stand-in)' };
-const DEMO_REDIS_CREDENTIAL = { id: 'demoDedupRedis01', name: 'Dedup Redis (local)' };
-const DEMO_PIXEL_ID = '100000000000001';
-const DEMO_PINTEREST_CREDENTIAL = { id: 'demoPinterestSI1', name: 'Pinterest (local stand-in)' };
-const DEMO_PINTEREST_AD_ACCOUNT = '549755813888';
+const { startMetaStandIn } = require('../../test/standins/meta.js');
+const { startPinterestStandIn } = require('../../test/standins/pinterest.js');
+const { startTiktokStandIn } = require('../../test/standins/tiktok.js');
+const { startMicrosoftStandIn } = require('../../test/standins/microsoft.js');
+const { startGoogleStandIn } = require('../../test/standins/google.js');
+
+/** Credential ids and names as the example workflows reference them. */
+const DEMO = {
+	meta: { id: 'demoMetaStandIn1', name: 'Meta (local stand-in)' },
+	pinterest: { id: 'demoPinterestSI1', name: 'Pinterest (local stand-in)' },
+	tiktok: { id: 'demoTiktokStandI', name: 'TikTok (local stand-in)' },
+	microsoft: { id: 'demoMicrosoftSI1', name: 'Microsoft (local stand-in)' },
+	google: { id: 'demoGoogleAdsSI1', name: 'Google Ads (local stand-in)' },
+	redis: { id: 'demoDedupRedis01', name: 'Dedup Redis (local)' },
+};
+
+/** The destinations the demo credentials point at. */
+const DESTINATIONS = {
+	metaPixel: '100000000000001',
+	pinterestAdAccount: '549755813888',
+	tiktokPixel: 'C4DEMOPIXEL00001',
+	microsoftTag: '187000001',
+	googleCustomer: '1234567890',
+	googleConversionAction: '987654321',
+};
+
+const TOKENS = {
+	meta: 'demo-meta-token-local-only',
+	pinterest: 'demo-pinterest-token-local-only',
+	tiktok: 'demo-tiktok-token-local-only',
+	microsoft: 'demo-microsoft-token-local-only',
+	googleDeveloper: 'demo-google-developer-token',
+};
 
 /**
- * @param {{ metaBaseUrl: string, metaToken: string, redisUrl: string, keyPrefix?: string,
- *   pinterestBaseUrl?: string, pinterestToken?: string }} options
- *   The Pinterest credential is included when a Pinterest stand-in is given.
+ * Starts the five stand-ins (on the given ports, or free ones) and returns them with the
+ * credentials to import into n8n.
+ * @param {{ redisUrl: string, keyPrefix?: string, ports?: Partial<Record<'meta'|'pinterest'|'tiktok'|'microsoft'|'google', number>> }} options
  */
-function demoCredentials(options) {
-	const pinterest =
-		options.pinterestBaseUrl && options.pinterestToken
-			? [
-					{
-						...DEMO_PINTEREST_CREDENTIAL,
-						type: 'pinterestConversionsApi',
-						data: {
-							adAccountId: DEMO_PINTEREST_AD_ACCOUNT,
-							accessToken: options.pinterestToken,
-							baseUrl: options.pinterestBaseUrl,
-						},
-					},
-				]
-			: [];
-	return [
-		...pinterest,
+async function startDemoPlatforms(options) {
+	const ports = options.ports ?? {};
+	const meta = await startMetaStandIn({ accessToken: TOKENS.meta, port: ports.meta });
+	const pinterest = await startPinterestStandIn({ accessToken: TOKENS.pinterest, port: ports.pinterest });
+	const tiktok = await startTiktokStandIn({
+		accessToken: TOKENS.tiktok,
+		pixelCode: DESTINATIONS.tiktokPixel,
+		port: ports.tiktok,
+	});
+	const microsoft = await startMicrosoftStandIn({
+		apiToken: TOKENS.microsoft,
+		uetTagId: DESTINATIONS.microsoftTag,
+		port: ports.microsoft,
+	});
+	const google = await startGoogleStandIn({
+		developerToken: TOKENS.googleDeveloper,
+		timeZone: 'America/New_York',
+		port: ports.google,
+	});
+	const credentials = [
 		{
-			...DEMO_META_CREDENTIAL,
+			...DEMO.meta,
 			type: 'metaConversionsApi',
+			data: { pixelId: DESTINATIONS.metaPixel, accessToken: TOKENS.meta, apiVersion: 'v26.0', baseUrl: meta.url },
+		},
+		{
+			...DEMO.pinterest,
+			type: 'pinterestConversionsApi',
+			data: { adAccountId: DESTINATIONS.pinterestAdAccount, accessToken: TOKENS.pinterest, baseUrl: pinterest.url },
+		},
+		{
+			...DEMO.tiktok,
+			type: 'tiktokEventsApi',
+			data: { pixelCode: DESTINATIONS.tiktokPixel, accessToken: TOKENS.tiktok, baseUrl: tiktok.url },
+		},
+		{
+			...DEMO.microsoft,
+			type: 'microsoftConversionsApi',
+			data: { uetTagId: DESTINATIONS.microsoftTag, apiToken: TOKENS.microsoft, baseUrl: microsoft.url },
+		},
+		{
+			...DEMO.google,
+			type: 'googleAdsConversionsOAuth2Api',
 			data: {
-				pixelId: DEMO_PIXEL_ID,
-				accessToken: options.metaToken,
-				apiVersion: 'v26.0',
-				baseUrl: options.metaBaseUrl,
+				clientId: google.clientId,
+				clientSecret: google.clientSecret,
+				accessTokenUrl: google.tokenUrl,
+				developerToken: TOKENS.googleDeveloper,
+				apiVersion: 'v26',
+				baseUrl: google.url,
+				oauthTokenData: {
+					access_token: google.accessToken(),
+					refresh_token: google.refreshToken,
+					token_type: 'Bearer',
+					expires_in: 3599,
+				},
 			},
 		},
 		{
-			...DEMO_REDIS_CREDENTIAL,
+			...DEMO.redis,
 			type: 'leadCapiRedisApi',
 			data: { connection: 'url', url: options.redisUrl, keyPrefix: options.keyPrefix || 'leadcapi-dev' },
 		},
 	];
+	return {
+		standIns: { meta, pinterest, tiktok, microsoft, google },
+		credentials,
+		close: async () => {
+			await Promise.all([meta.close(), pinterest.close(), tiktok.close(), microsoft.close(), google.close()]);
+		},
+	};
 }
 
-module.exports = {
-	demoCredentials,
-	DEMO_META_CREDENTIAL,
-	DEMO_REDIS_CREDENTIAL,
-	DEMO_PIXEL_ID,
-	DEMO_PINTEREST_CREDENTIAL,
-	DEMO_PINTEREST_AD_ACCOUNT,
-};
+module.exports = { startDemoPlatforms, DEMO, DESTINATIONS, TOKENS };

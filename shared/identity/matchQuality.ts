@@ -79,10 +79,17 @@ export function estimateMatchQuality(platform: Platform, user: PlatformIdentity)
 		if (user.values[field]?.length) score += weight;
 		else missing.push([field, weight]);
 	}
-	// gbraid/wbraid stand in for gclid: one click id is what counts.
+	// gbraid/wbraid stand in for gclid: one click id is what counts, and with one present the
+	// others are not "missing".
 	if (platform === 'google') {
-		const clicks = ['gclid', 'gbraid', 'wbraid'].filter((f) => user.values[f as IdentityField]?.length);
+		const clickIds: IdentityField[] = ['gclid', 'gbraid', 'wbraid'];
+		const clicks = clickIds.filter((f) => user.values[f]?.length);
 		if (clicks.length > 1) score -= clicks.includes('gclid') ? 4 * (clicks.length - 1) : 4;
+		if (clicks.length > 0) {
+			for (let i = missing.length - 1; i >= 0; i--) {
+				if (clickIds.includes(missing[i][0])) missing.splice(i, 1);
+			}
+		}
 	}
 	const bounded = Math.min(10, Math.round(score * 10) / 10);
 	return {

@@ -1,9 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { chain, n8nWithPackage, node, type N8nInstance } from './n8n';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { demoCredentials, DEMO_PIXEL_ID } = require('../../scripts/n8n/demo.js');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startMetaStandIn } = require('../standins/meta.js');
 
@@ -298,34 +294,6 @@ describe('Meta Conversions in a real n8n', () => {
 			expect(redisDown.data).toMatchObject({ status: 'Error', message: expect.stringMatching(/connection refused/) });
 		} finally {
 			await server.stop();
-		}
-	});
-
-	it('runs the example workflow as shipped in examples/ (demo credentials on loopback parts)', async () => {
-		standIn.reset();
-		const exampleStandIn = await startMetaStandIn({ accessToken: 'example-token-local' });
-		try {
-			instance.importCredentials(
-				demoCredentials({
-					metaBaseUrl: exampleStandIn.url,
-					metaToken: 'example-token-local',
-					redisUrl: process.env.REDIS_URL,
-					keyPrefix,
-				}),
-			);
-			const workflow = JSON.parse(
-				fs.readFileSync(path.join(__dirname, '..', '..', 'examples', 'meta-leads-from-records.json'), 'utf8'),
-			);
-			instance.importWorkflow(workflow);
-			const first = await instance.execute(workflow.id);
-			expect(first.status).toBe('success');
-			expect(first.nodes['Meta Conversions'].map((j) => j.status)).toEqual(['sent', 'sent', 'sent']);
-			const again = await instance.execute(workflow.id);
-			expect(again.nodes['Meta Conversions'].map((j) => j.status)).toEqual(['duplicate', 'duplicate', 'duplicate']);
-			expect(exampleStandIn.received).toHaveLength(3);
-			expect(exampleStandIn.received[0].pixelId).toBe(DEMO_PIXEL_ID);
-		} finally {
-			await exampleStandIn.close();
 		}
 	});
 });

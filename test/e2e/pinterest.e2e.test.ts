@@ -1,13 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { chain, n8nWithPackage, node, type N8nInstance } from './n8n';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { demoCredentials, DEMO_PINTEREST_AD_ACCOUNT } = require('../../scripts/n8n/demo.js');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startPinterestStandIn } = require('../standins/pinterest.js');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startMetaStandIn } = require('../standins/meta.js');
 
 const PKG = 'n8n-nodes-lead-capi';
 const TOKEN = `e2e-pinterest-token-${randomUUID()}`;
@@ -143,7 +137,7 @@ describe('Pinterest Conversions in a real n8n', () => {
 	beforeAll(async () => {
 		standIn = await startPinterestStandIn({
 			accessToken: TOKEN,
-			adAccountIds: [AD_ACCOUNT, DEMO_PINTEREST_AD_ACCOUNT],
+			adAccountIds: [AD_ACCOUNT],
 		});
 		instance = await n8nWithPackage();
 		instance.importCredentials(credentials());
@@ -354,51 +348,6 @@ describe('Pinterest Conversions in a real n8n', () => {
 			expect(standIn.received).toHaveLength(0);
 		} finally {
 			await server.stop();
-		}
-	});
-
-	it('runs the example workflow as shipped in examples/ (demo credentials on loopback parts)', async () => {
-		const exampleStandIn = await startPinterestStandIn({
-			accessToken: 'example-pinterest-token',
-			adAccountIds: [DEMO_PINTEREST_AD_ACCOUNT],
-		});
-		const metaStandIn = await startMetaStandIn({ accessToken: 'example-token-local' });
-		try {
-			instance.importCredentials(
-				demoCredentials({
-					metaBaseUrl: metaStandIn.url,
-					metaToken: 'example-token-local',
-					pinterestBaseUrl: exampleStandIn.url,
-					pinterestToken: 'example-pinterest-token',
-					redisUrl: process.env.REDIS_URL,
-					keyPrefix,
-				}),
-			);
-			const workflow = JSON.parse(
-				fs.readFileSync(
-					path.join(__dirname, '..', '..', 'examples', 'pinterest-leads-from-state.json'),
-					'utf8',
-				),
-			);
-			instance.importWorkflow(workflow);
-			const first = await instance.execute(workflow.id);
-			expect(first.status).toBe('success');
-			expect(first.nodes['Pinterest Conversions'].map((j) => [j.status, j.event_name])).toEqual([
-				['sent', 'custom:partial_lead'],
-				['sent', 'lead'],
-				['sent', 'custom:schedule'],
-			]);
-			const again = await instance.execute(workflow.id);
-			expect(again.nodes['Pinterest Conversions'].map((j) => j.status)).toEqual([
-				'duplicate',
-				'duplicate',
-				'duplicate',
-			]);
-			expect(exampleStandIn.received).toHaveLength(3);
-			expect(exampleStandIn.received[0].adAccountId).toBe(DEMO_PINTEREST_AD_ACCOUNT);
-		} finally {
-			await exampleStandIn.close();
-			await metaStandIn.close();
 		}
 	});
 });

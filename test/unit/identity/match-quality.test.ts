@@ -37,3 +37,9 @@ describe('estimateMatchQuality', () => {
 		}
 	});
 });
+
+describe('Google click ids', () => {
+	it('does not list gbraid or wbraid as missing when a gclid is there', () => {
+		expect(quality('google', { contact: { email: 'a@acme.com' }, click: { gclid: 'Cj0K' } }).missing).toEqual(['phone']);
+	});
+});

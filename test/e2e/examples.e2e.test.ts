@@ -1,0 +1,122 @@
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type Redis from 'ioredis';
+import { adminRedis, dropPrefix } from '../support/redisClient';
+import { n8nWithPackage, type ItemJson, type N8nInstance } from './n8n';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startDemoPlatforms, DESTINATIONS } = require('../../scripts/n8n/demo.js');
+
+const REPO = path.join(__dirname, '..', '..');
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+const readExample = (name: string) => JSON.parse(fs.readFileSync(path.join(REPO, 'examples', name), 'utf8'));
+
+type DemoPlatforms = Awaited<ReturnType<typeof startDemoPlatforms>>;
+interface StandIn {
+	received: Array<Record<string, unknown>>;
+}
+
+/** The example workflows as shipped, run in a real n8n against the same local parts `npm run dev` uses. */
+describe('example workflows in a real n8n', () => {
+	let instance: N8nInstance;
+	let platforms: DemoPlatforms;
+	let admin: Redis;
+	const keyPrefix = `e2e-examples-${randomUUID().slice(0, 8)}`;
+
+	beforeAll(async () => {
+		platforms = await startDemoPlatforms({ redisUrl: process.env.REDIS_URL, keyPrefix });
+		instance = await n8nWithPackage();
+		instance.importCredentials(platforms.credentials);
+		admin = adminRedis();
+	});
+	afterAll(async () => {
+		await platforms?.close();
+		await dropPrefix(admin, keyPrefix);
+		admin?.disconnect();
+		instance?.cleanup();
+	});
+
+	it('meta-leads-from-records: three leads sent, then three duplicates', async () => {
+		const workflow = readExample('meta-leads-from-records.json');
+		instance.importWorkflow(workflow);
+		const first = await instance.execute(workflow.id);
+		expect(first.status).toBe('success');
+		expect(first.nodes['Meta Conversions'].map((j) => j.status)).toEqual(['sent', 'sent', 'sent']);
+		const again = await instance.execute(workflow.id);
+		expect(again.nodes['Meta Conversions'].map((j) => j.status)).toEqual(['duplicate', 'duplicate', 'duplicate']);
+		expect(platforms.standIns.meta.received).toHaveLength(3);
+	});
+
+	it('pinterest-leads-from-state: every state under its own event, once', async () => {
+		const workflow = readExample('pinterest-leads-from-state.json');
+		instance.importWorkflow(workflow);
+		const first = await instance.execute(workflow.id);
+		expect(first.status).toBe('success');
+		expect(first.nodes['Pinterest Conversions'].map((j) => [j.status, j.event_name])).toEqual([
+			['sent', 'custom:partial_lead'],
+			['sent', 'lead'],
+			['sent', 'custom:schedule'],
+		]);
+		const again = await instance.execute(workflow.id);
+		expect(again.nodes['Pinterest Conversions'].map((j) => j.status)).toEqual(['duplicate', 'duplicate', 'duplicate']);
+		expect(platforms.standIns.pinterest.received).toHaveLength(3);
+	});
+
+	it('fanout-one-lead-five-platforms: one lead reaches all five platforms once (Google through an OAuth2 refresh); a re-run sends nothing new anywhere', async () => {
+		const { standIns } = platforms;
+		const before = Object.fromEntries(
+			Object.entries(standIns).map(([name, s]) => [name, (s as StandIn).received.length]),
+		);
+		// The seeded Google access token is expired: n8n must refresh it through the token URL.
+		standIns.google.expireAccessToken();
+		const workflow = readExample('fanout-one-lead-five-platforms.json');
+		instance.importWorkflow(workflow);
+		const first = await instance.execute(workflow.id);
+		expect(first.status).toBe('success');
+		const senders = ['Meta Conversions', 'Pinterest Conversions', 'TikTok Events', 'Google Ads Conversions', 'Microsoft Conversions'];
+		const results: Record<string, ItemJson> = Object.fromEntries(senders.map((name) => [name, first.nodes[name][0]]));
+		for (const name of senders) expect([name, results[name].status]).toEqual([name, 'sent']);
+		expect(standIns.google.refreshes()).toBeGreaterThanOrEqual(1);
+
+		const newEvents = (name: string) => (standIns[name] as StandIn).received.slice(before[name]);
+		const payloads = {
+			meta: newEvents('meta').map((r) => r.event),
+			pinterest: newEvents('pinterest').map((r) => r.event),
+			tiktok: newEvents('tiktok'),
+			google: newEvents('google'),
+			microsoft: newEvents('microsoft'),
+		};
+		for (const [name, list] of Object.entries(payloads)) expect([name, list.length]).toEqual([name, 1]);
+
+		// Same lead, one id formula, each platform's own destination and event name.
+		const recordId = 'demo-deal-5001';
+		expect(results['Meta Conversions'].event_id).toBe(sha(`${DESTINATIONS.metaPixel}|Lead|${recordId}`));
+		expect(results['Pinterest Conversions'].event_id).toBe(sha(`${DESTINATIONS.pinterestAdAccount}|lead|${recordId}`));
+		expect(results['TikTok Events'].event_id).toBe(sha(`${DESTINATIONS.tiktokPixel}|SubmitForm|${recordId}`));
+		expect(results['Microsoft Conversions'].event_id).toBe(sha(`${DESTINATIONS.microsoftTag}|lead|${recordId}`));
+		expect(results['Google Ads Conversions'].event_id).toBe(
+			sha(`customers/${DESTINATIONS.googleCustomer}/conversionActions/${DESTINATIONS.googleConversionAction}|lead|${recordId}`),
+		);
+
+		// The normalizer shows what the senders send.
+		const identity = first.nodes['Identity Normalizer'][0].identity as {
+			platforms: Record<string, { user_data: unknown; match_keys: string[]; match_quality: { score: number } }>;
+			normalized: Record<string, string[]>;
+		};
+		expect(Object.keys(identity.platforms).sort()).toEqual(['google', 'meta', 'microsoft', 'pinterest', 'tiktok']);
+		expect(identity.normalized.email).toEqual(['jordan.lee@example.com']);
+		expect(identity.platforms.meta.user_data).toMatchObject({ em: sha('jordan.lee@example.com'), ph: sha('14155552671') });
+		expect(identity.platforms.meta.match_keys).toEqual(results['Meta Conversions'].match_keys);
+		for (const p of Object.values(identity.platforms)) expect(p.match_quality.score).toBeGreaterThan(0);
+
+		fs.mkdirSync(path.join(REPO, '.e2e'), { recursive: true });
+		fs.writeFileSync(path.join(REPO, '.e2e', 'fanout-payloads.json'), JSON.stringify({ payloads, identity }, null, 2));
+
+		const again = await instance.execute(workflow.id);
+		expect(again.status).toBe('success');
+		for (const name of senders) expect([name, again.nodes[name][0].status]).toEqual([name, 'duplicate']);
+		for (const [name, list] of Object.entries(payloads)) {
+			expect([name, (standIns[name] as StandIn).received.length - before[name]]).toEqual([name, list.length]);
+		}
+	});
+});
