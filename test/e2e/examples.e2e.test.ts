@@ -119,4 +119,33 @@ describe('example workflows in a real n8n', () => {
 			expect([name, (standIns[name] as StandIn).received.length - before[name]]).toEqual([name, list.length]);
 		}
 	});
+
+	it("every platform's credential test passes with good values and fails, without echoing them, with bad ones", async () => {
+		const server = await instance.serve();
+		try {
+			const test = (credential: { id: string; name: string; type: string; data: Record<string, unknown> }) =>
+				server.rest('/credentials/test', { credentials: credential }) as Promise<{ data: { status: string; message: string } }>;
+			const byType = (type: string) =>
+				(platforms.credentials as Array<{ id: string; name: string; type: string; data: Record<string, unknown> }>).find((c) => c.type === type)!;
+			const cases: Array<[string, string]> = [
+				['metaConversionsApi', 'accessToken'],
+				['pinterestConversionsApi', 'accessToken'],
+				['tiktokEventsApi', 'accessToken'],
+				['microsoftConversionsApi', 'apiToken'],
+				['googleAdsConversionsOAuth2Api', 'developerToken'],
+			];
+			const results: Record<string, [string, string]> = {};
+			for (const [type, secretField] of cases) {
+				const credential = byType(type);
+				const good = await test(credential);
+				const wrongSecret = `wrong-${secretField}-0123456789`;
+				const bad = await test({ ...credential, data: { ...credential.data, [secretField]: wrongSecret } });
+				results[type] = [good.data.status, bad.data.status];
+				expect(JSON.stringify(bad)).not.toContain(wrongSecret);
+			}
+			expect(results).toEqual(Object.fromEntries(cases.map(([type]) => [type, ['OK', 'Error']])));
+		} finally {
+			await server.stop();
+		}
+	});
 });
