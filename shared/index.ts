@@ -23,3 +23,4 @@ export * from './capture';
 export * from './capture/browser';
 export * from './rules';
 export { PLATFORM_ADAPTERS } from './platforms';
+export * from './stats';

@@ -8,6 +8,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import {
 	estimateMatchQuality,
+	namespacedPrefix,
 	normalizeIdentity,
 	PLATFORM_ADAPTERS,
 	PLATFORMS,
@@ -15,6 +16,8 @@ import {
 	renderIdentity,
 	type Platform,
 } from '../../shared';
+import { leadCapiRedisConnectionTest } from '../common/credentialTests';
+import { resolveStore } from '../common/dedupStores';
 
 interface NormalizerOptions extends IDataObject {
 	defaultCountry?: string;
@@ -42,7 +45,67 @@ export class IdentityNormalizer implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'leadCapiRedisApi',
+				required: true,
+				testedBy: 'leadCapiRedisConnectionTest',
+				displayOptions: { show: { operation: ['report'], store: ['redis'] } },
+			},
+		],
 		properties: [
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Normalize',
+						value: 'normalize',
+						action: 'Normalize and hash each lead s identity',
+						description: 'Show what each platform would receive for each lead',
+					},
+					{
+						name: 'Health Report',
+						value: 'report',
+						action: 'Report sends and match keys per destination',
+						description:
+							'Per destination: events sent, duplicate, skipped and failed, and the match keys and quality of what was sent',
+					},
+				],
+				default: 'normalize',
+			},
+			{
+				displayName: 'Counters Store',
+				name: 'store',
+				type: 'options',
+				options: [
+					{ name: 'Redis', value: 'redis' },
+					{ name: 'In-Memory (This Process)', value: 'memory' },
+				],
+				default: 'redis',
+				description: 'Where the senders keep their counters: the dedup store they use',
+				displayOptions: { show: { operation: ['report'] } },
+			},
+			{
+				displayName: 'Hours',
+				name: 'hours',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 48 },
+				default: 24,
+				description: 'How far back to count (counters are kept 49 hours)',
+				displayOptions: { show: { operation: ['report'] } },
+			},
+			{
+				displayName: 'Client Key',
+				name: 'clientKey',
+				type: 'string',
+				default: '',
+				placeholder: 'acme',
+				description: "Agencies: the client's Client Key as set in its senders; empty for none",
+				displayOptions: { show: { operation: ['report'] } },
+			},
 			{
 				displayName: 'Platforms',
 				name: 'platforms',
@@ -55,7 +118,7 @@ export class IdentityNormalizer implements INodeType {
 					{ name: 'TikTok', value: 'tiktok' },
 				],
 				default: ['google', 'meta', 'microsoft', 'pinterest', 'tiktok'],
-				description: 'The platforms to render the user data for',
+				description: 'The platforms to render the user data for, or to report on',
 			},
 			{
 				displayName: 'Options',
@@ -63,6 +126,7 @@ export class IdentityNormalizer implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
+				displayOptions: { show: { operation: ['normalize'] } },
 				options: [
 					{
 						displayName: 'Default Country',
@@ -102,11 +166,16 @@ export class IdentityNormalizer implements INodeType {
 		],
 	};
 
+	methods = {
+		credentialTest: { leadCapiRedisConnectionTest },
+	};
+
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
 		const platforms = (this.getNodeParameter('platforms', 0) as Platform[]).filter((p) =>
 			PLATFORMS.includes(p),
 		);
+		if (this.getNodeParameter('operation', 0) === 'report') return [await healthReport(this, platforms)];
 		const options = this.getNodeParameter('options', 0, {}) as NormalizerOptions;
 		const field = (options.outputField || 'identity').trim();
 		const out: INodeExecutionData[] = [];
@@ -146,4 +215,29 @@ export class IdentityNormalizer implements INodeType {
 		}
 		return [out];
 	}
+}
+
+/** One item per destination with its counters of the last hours. */
+async function healthReport(
+	ctx: IExecuteFunctions,
+	platforms: Platform[],
+): Promise<INodeExecutionData[]> {
+	const kind = ctx.getNodeParameter('store', 0) as 'redis' | 'memory';
+	const hours = Math.min(48, Math.max(1, Number(ctx.getNodeParameter('hours', 0))));
+	const { store, keyPrefix } = await resolveStore(ctx, kind);
+	let prefix: string;
+	try {
+		prefix = namespacedPrefix(keyPrefix, ctx.getNodeParameter('clientKey', 0, '') as string);
+	} catch (error) {
+		throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
+	}
+	let stats;
+	try {
+		stats = await store!.readStats(prefix, { hours });
+	} catch (error) {
+		throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
+	}
+	return stats
+		.filter((s) => platforms.includes(s.platform))
+		.map((s) => ({ json: s as unknown as IDataObject, pairedItem: { item: 0 } }));
 }

@@ -12,6 +12,7 @@ import {
 	CaptureLog,
 	captureLogKey,
 	captureScriptSource,
+	namespacedPrefix,
 	CAPTURE_SCRIPT_CONTENT_TYPE,
 	processCapture,
 	type CaptureConfig,
@@ -25,6 +26,7 @@ import { readRawBody } from './readBody';
 
 interface Settings extends IDataObject {
 	allowedOrigins?: string;
+	clientKey?: string;
 	captureLogMaxEntries?: number;
 	captureLogName?: string;
 	defaultCountry?: string;
@@ -260,7 +262,10 @@ export class LeadCaptureTrigger implements INodeType {
 				const { client } = getRedisClient(redisConfigFromCredentials(credentials));
 				const name = (settings.captureLogName || (this.getNodeParameter('path') as string)).trim();
 				await new CaptureLog(client, {
-					key: captureLogKey(String(credentials.keyPrefix ?? ''), name),
+					key: captureLogKey(
+						namespacedPrefix(String(credentials.keyPrefix ?? ''), settings.clientKey),
+						name,
+					),
 					maxEntries: settings.captureLogMaxEntries,
 				}).append(record, { defaultCountry: settings.defaultCountry || undefined });
 			} catch (error) {

@@ -274,6 +274,15 @@ export const captureTriggerProperties: INodeProperties[] = [
 					'Name of this trigger\'s capture log, to enter in the Lead Rule Filter preview. Empty: the path.',
 			},
 			{
+				displayName: 'Client Key',
+				name: 'clientKey',
+				type: 'string',
+				default: '',
+				placeholder: 'acme',
+				description:
+					"Agencies: the client's slug; the capture log lives under {key prefix}:{client key}. Use the same value in the client's Lead Rule Filter and senders.",
+			},
+			{
 				displayName: 'Default Country',
 				name: 'defaultCountry',
 				type: 'string',

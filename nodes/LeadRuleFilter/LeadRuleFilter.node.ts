@@ -11,6 +11,7 @@ import {
 	CaptureLog,
 	captureLogKey,
 	decideSend,
+	namespacedPrefix,
 	readLeadRecord,
 	validateRuleSet,
 	type MatchType,
@@ -135,7 +136,16 @@ async function preview(ctx: IExecuteFunctions, policy: SendPolicy): Promise<IDat
 	}
 	const credentials = await ctx.getCredentials('leadCapiRedisApi');
 	const { client, description } = getRedisClient(redisConfigFromCredentials(credentials));
-	const log = new CaptureLog(client, { key: captureLogKey(String(credentials.keyPrefix ?? ''), name) });
+	let prefix: string;
+	try {
+		prefix = namespacedPrefix(
+			String(credentials.keyPrefix ?? ''),
+			ctx.getNodeParameter('previewClientKey', 0, '') as string,
+		);
+	} catch (error) {
+		throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
+	}
+	const log = new CaptureLog(client, { key: captureLogKey(prefix, name) });
 	let read;
 	try {
 		read = await log.readWindow();

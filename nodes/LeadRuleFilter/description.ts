@@ -165,6 +165,16 @@ export const ruleFilterProperties: INodeProperties[] = [
 		displayOptions: { show: { operation: ['preview'] } },
 	},
 	{
+		displayName: 'Client Key',
+		name: 'previewClientKey',
+		type: 'string',
+		default: '',
+		placeholder: 'acme',
+		description:
+			"Agencies: the Client Key set in the client's Lead Capture Trigger, if any; the preview reads only that client's captures",
+		displayOptions: { show: { operation: ['preview'] } },
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',

@@ -151,6 +151,15 @@ const commonOptions: INodeProperties[] = [
 		description: 'Most events per request (capped at the platform maximum)',
 	},
 	{
+		displayName: 'Client Key',
+		name: 'clientKey',
+		type: 'string',
+		default: '',
+		placeholder: 'acme',
+		description:
+			"Agencies: a short slug per client (letters, digits, . _ -). Every dedup key and health counter of this node lives under {key prefix}:{client key}, so clients never dedup or report against each other. Use the same value in the client's Lead Capture Trigger and Lead Rule Filter.",
+	},
+	{
 		displayName: 'Dedup TTL (Days)',
 		name: 'dedupTtlDays',
 		type: 'number',

@@ -8,21 +8,19 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import {
 	dispatch,
-	MemoryDedupStore,
+	namespacedPrefix,
 	readLeadRecord,
-	RedisDedupStore,
 	Transport,
 	withRecordFields,
 	type HttpExecutor,
 	type DedupFailMode,
-	type DedupStore,
 	type DispatchItem,
 	type EventWindowPolicy,
 	type ItemResult,
 	type LeadRecord,
 	type PlatformAdapter,
 } from '../../shared';
-import { getRedisClient, redisConfigFromCredentials } from './redisClients';
+import { resolveStore } from './dedupStores';
 
 /** What a sender node adds to the common path: its adapter, credential and event naming. */
 export interface SenderSpec<Config, Payload> {
@@ -59,6 +57,7 @@ export interface SenderOptions extends IDataObject {
 	dedupFailMode?: DedupFailMode;
 	includePayload?: boolean;
 	recordField?: string;
+	clientKey?: string;
 }
 
 /**
@@ -88,24 +87,6 @@ function eventNamer<Config, Payload>(
 			);
 		}
 		return name;
-	};
-}
-
-/** The in-memory store lives as long as this n8n process. */
-const memoryStore = new MemoryDedupStore();
-
-async function resolveStore(
-	ctx: IExecuteFunctions,
-): Promise<{ store: DedupStore | null; keyPrefix?: string }> {
-	const kind = ctx.getNodeParameter('dedupStore', 0) as 'redis' | 'memory' | 'off';
-	if (kind === 'off') return { store: null };
-	if (kind === 'memory') return { store: memoryStore };
-	const credentials = await ctx.getCredentials('leadCapiRedisApi');
-	const config = redisConfigFromCredentials(credentials);
-	const { client, description } = getRedisClient(config);
-	return {
-		store: new RedisDedupStore(client, { description }),
-		keyPrefix: credentials.keyPrefix ? String(credentials.keyPrefix) : undefined,
 	};
 }
 
@@ -180,7 +161,14 @@ export async function executeSender<Config, Payload>(
 	const config = await spec.readConfig(ctx, credentials, options, transport);
 	const dispatchItems = readItems(ctx, spec, items, options);
 	const dryRun = Boolean(options.dryRun);
-	const { store, keyPrefix } = dryRun ? { store: null, keyPrefix: undefined } : await resolveStore(ctx);
+	const resolved = dryRun ? { store: null, keyPrefix: undefined } : await resolveStore(ctx, ctx.getNodeParameter('dedupStore', 0) as 'redis' | 'memory' | 'off');
+	const { store } = resolved;
+	let keyPrefix: string;
+	try {
+		keyPrefix = namespacedPrefix(resolved.keyPrefix, options.clientKey);
+	} catch (error) {
+		throw new NodeOperationError(ctx.getNode(), errorMessage(error));
+	}
 
 	const results = await dispatch(dispatchItems, {
 		adapter: spec.adapter,

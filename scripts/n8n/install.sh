@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Install a real n8n into a cache folder outside the repository (idempotent).
 #   scripts/n8n/install.sh            -> prints the install folder on stdout
-# Env: LEAD_CAPI_N8N_VERSION (default 1.123.81)
+# Env: LEAD_CAPI_N8N_VERSION (default 1.123.81; 2.x needs Node >= 24: set LEAD_CAPI_NODE)
 #      LEAD_CAPI_N8N_HOME    (default ${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-lead-capi/n8n-<version>)
+#      LEAD_CAPI_NODE        node binary to install and run n8n with (default: node on PATH),
+#                            e.g. "$(scripts/n8n/install-node.sh)" for Node 24
 # n8n is ~1.8 GB and needs ~4-5 minutes the first time; a second call returns at once.
 set -euo pipefail
 VERSION="${LEAD_CAPI_N8N_VERSION:-1.123.81}"
 DIR="${LEAD_CAPI_N8N_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-lead-capi/n8n-$VERSION}"
 log() { echo "n8n-install: $*" >&2; }
+if [ -n "${LEAD_CAPI_NODE:-}" ]; then
+  PATH="$(cd "$(dirname "$LEAD_CAPI_NODE")" && pwd):$PATH"; export PATH
+fi
 
 MARK="$DIR/.installed"
 WANT="n8n@$VERSION abi=$(node -p process.versions.modules)"

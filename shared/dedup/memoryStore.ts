@@ -1,4 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import {
+	recentBuckets,
+	STATS_BUCKET_MS,
+	summarizeStats,
+	type DestinationStats,
+	type StatsIncrements,
+} from '../stats/stats';
 import type { ClaimBatchResult, DedupStore, SettleRequest, SettleResult } from './types';
 
 interface Entry {
@@ -14,6 +21,7 @@ interface Entry {
 export class MemoryDedupStore implements DedupStore {
 	readonly description = 'In-memory dedup store (this n8n process only)';
 	private readonly entries = new Map<string, Entry>();
+	private readonly stats = new Map<string, { fields: Record<string, string>; expiresAt: number }>();
 	private lastSweep = 0;
 
 	constructor(private readonly clock: () => number = Date.now) {}
@@ -56,7 +64,32 @@ export class MemoryDedupStore implements DedupStore {
 				result.notOwned.push(key);
 			}
 		}
+		if (request.stats) await this.recordStats(request.stats);
 		return result;
+	}
+
+	async recordStats(stats: StatsIncrements): Promise<void> {
+		const now = this.clock();
+		const bucket = this.stats.get(stats.key);
+		const fields =
+			bucket && bucket.expiresAt > now
+				? bucket.fields
+				: { _platform: stats.platform, _destination: stats.destination };
+		for (const [field, increment] of Object.entries(stats.increments)) {
+			fields[field] = String(Number(fields[field] ?? 0) + increment);
+		}
+		this.stats.set(stats.key, { fields, expiresAt: now + stats.ttlMs });
+	}
+
+	async readStats(prefix: string, options: { hours: number; now?: number }): Promise<DestinationStats[]> {
+		const now = options.now ?? this.clock();
+		const wanted = recentBuckets(now, options.hours);
+		const buckets: Array<Record<string, string>> = [];
+		for (const [key, bucket] of this.stats) {
+			if (bucket.expiresAt <= now - STATS_BUCKET_MS || !key.startsWith(`${prefix}:stats:`)) continue;
+			if (wanted.has(key.slice(key.lastIndexOf(':') + 1))) buckets.push(bucket.fields);
+		}
+		return summarizeStats(buckets, options.hours);
 	}
 
 	/** Number of live keys; for tests and diagnostics. */

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import { waitForReady } from './redisClient';
+import {
+	recentBuckets,
+	summarizeStats,
+	type DestinationStats,
+	type StatsIncrements,
+} from '../stats/stats';
 import type { ClaimBatchResult, ClaimOutcome, DedupStore, SettleRequest, SettleResult } from './types';
 import { DedupStoreError } from './types';
 
@@ -31,15 +37,20 @@ return out
 `;
 
 /**
- * KEYS = commit keys then release keys; ARGV[1] = claim value, ARGV[2] = committed TTL ms,
- * ARGV[3] = number of commit keys. Returns per key 1 (done) or 0 (owned by someone else).
+ * KEYS = commit keys, then release keys, then (when ARGV[4] = '1') the stats key;
+ * ARGV[1] = claim value, ARGV[2] = committed TTL ms, ARGV[3] = number of commit keys,
+ * ARGV[4] = '1' with stats: ARGV[5] = stats TTL ms, ARGV[6] = platform, ARGV[7] = destination,
+ * then field / increment pairs. Returns per dedup key 1 (done) or 0 (owned by someone else).
  * A commit also lands when our claim already expired and nobody took the key: the event was
  * sent, so it must count as sent.
  */
 const SETTLE_SCRIPT = `
 local out = {}
 local ncommit = tonumber(ARGV[3])
-for i, key in ipairs(KEYS) do
+local nkeys = #KEYS
+if ARGV[4] == '1' then nkeys = nkeys - 1 end
+for i = 1, nkeys do
+  local key = KEYS[i]
   local v = redis.call('GET', key)
   if i <= ncommit then
     if v == ARGV[1] or v == false then
@@ -58,6 +69,14 @@ for i, key in ipairs(KEYS) do
       out[i] = 0
     end
   end
+end
+if ARGV[4] == '1' then
+  local stats = KEYS[#KEYS]
+  redis.call('HSET', stats, '_platform', ARGV[6], '_destination', ARGV[7])
+  for j = 8, #ARGV, 2 do
+    redis.call('HINCRBY', stats, ARGV[j], ARGV[j + 1])
+  end
+  redis.call('PEXPIRE', stats, ARGV[5])
 end
 return out
 `;
@@ -98,12 +117,21 @@ export class RedisDedupStore implements DedupStore {
 	async settleBatch(token: string, request: SettleRequest): Promise<SettleResult> {
 		const keys = [...request.commit, ...request.release];
 		const result: SettleResult = { committed: 0, released: 0, notOwned: [] };
-		if (keys.length === 0) return result;
-		const codes = await this.run(SETTLE_SCRIPT, keys, [
-			`c:${token}`,
-			String(request.committedTtlMs),
-			String(request.commit.length),
-		]);
+		if (keys.length === 0) {
+			if (request.stats) await this.recordStats(request.stats);
+			return result;
+		}
+		const args = [`c:${token}`, String(request.committedTtlMs), String(request.commit.length)];
+		const stats = request.stats;
+		if (stats) {
+			args.push('1', String(stats.ttlMs), stats.platform, stats.destination);
+			for (const [field, increment] of Object.entries(stats.increments)) {
+				args.push(field, String(increment));
+			}
+		} else {
+			args.push('0');
+		}
+		const codes = await this.run(SETTLE_SCRIPT, stats ? [...keys, stats.key] : keys, args, keys.length);
 		codes.forEach((code, i) => {
 			if (code !== 1) result.notOwned.push(keys[i]);
 			else if (i < request.commit.length) result.committed++;
@@ -112,12 +140,60 @@ export class RedisDedupStore implements DedupStore {
 		return result;
 	}
 
-	private async run(script: string, keys: string[], args: string[]): Promise<number[]> {
+	async recordStats(stats: StatsIncrements): Promise<void> {
+		await this.guard(async () => {
+			const pipeline = this.client.multi().hset(stats.key, '_platform', stats.platform, '_destination', stats.destination);
+			for (const [field, increment] of Object.entries(stats.increments)) {
+				pipeline.hincrby(stats.key, field, increment);
+			}
+			await pipeline.pexpire(stats.key, stats.ttlMs).exec();
+		});
+	}
+
+	async readStats(prefix: string, options: { hours: number; now?: number }): Promise<DestinationStats[]> {
+		const wanted = recentBuckets(options.now ?? Date.now(), options.hours);
+		return this.guard(async () => {
+			const keys: string[] = [];
+			let cursor = '0';
+			do {
+				const [next, found] = await this.client.scan(cursor, 'MATCH', `${prefix}:stats:*`, 'COUNT', 1000);
+				cursor = next;
+				for (const key of found) if (wanted.has(key.slice(key.lastIndexOf(':') + 1))) keys.push(key);
+			} while (cursor !== '0');
+			const pipeline = this.client.pipeline();
+			for (const key of keys) pipeline.hgetall(key);
+			const replies = (await pipeline.exec()) ?? [];
+			return summarizeStats(
+				replies.map(([, fields]) => (fields ?? {}) as Record<string, string>),
+				options.hours,
+			);
+		});
+	}
+
+	/** Runs a command sequence once connected; errors name the store. */
+	private async guard<T>(work: () => Promise<T>): Promise<T> {
+		try {
+			await waitForReady(this.client, this.connectTimeoutMs);
+			return await work();
+		} catch (error) {
+			throw new DedupStoreError(
+				this.description,
+				error instanceof Error ? error.message : String(error),
+			);
+		}
+	}
+
+	private async run(
+		script: string,
+		keys: string[],
+		args: string[],
+		expected = keys.length,
+	): Promise<number[]> {
 		try {
 			await waitForReady(this.client, this.connectTimeoutMs);
 			const reply = (await this.client.eval(script, keys.length, ...keys, ...args)) as unknown;
-			if (!Array.isArray(reply) || reply.length !== keys.length) {
-				throw new Error(`unexpected reply to a batch of ${keys.length} keys`);
+			if (!Array.isArray(reply) || reply.length !== expected) {
+				throw new Error(`unexpected reply to a batch of ${expected} keys`);
 			}
 			return reply.map(Number);
 		} catch (error) {

@@ -1,3 +1,4 @@
+import type { DestinationStats, StatsIncrements } from '../stats/stats';
 import type { Platform } from '../types';
 
 /**
@@ -21,6 +22,8 @@ export interface SettleRequest {
 	/** Keys whose events were not sent: freed so a retry can claim them. */
 	release: string[];
 	committedTtlMs: number;
+	/** The dispatch's counters, written in the same round trip. */
+	stats?: StatsIncrements;
 }
 
 export interface SettleResult {
@@ -37,8 +40,17 @@ export interface SettleResult {
 export interface DedupStore {
 	/** Human-readable name used in every error message, e.g. `Redis dedup store (127.0.0.1:6379/0)`. */
 	readonly description: string;
+	/**
+	 * Redis Cluster: keys carry a hash tag on the destination so one batch's keys share a slot
+	 * (one script can touch them all).
+	 */
+	readonly hashTagKeys?: boolean;
 	claimBatch(keys: string[], claimTtlMs: number): Promise<ClaimBatchResult>;
 	settleBatch(token: string, request: SettleRequest): Promise<SettleResult>;
+	/** Writes counters when a dispatch had nothing to settle (one round trip). */
+	recordStats(stats: StatsIncrements): Promise<void>;
+	/** Per-destination counters of the last `hours` hours, for keys under `prefix`. */
+	readStats(prefix: string, options: { hours: number; now?: number }): Promise<DestinationStats[]>;
 }
 
 /** Raised when the store cannot be reached or answers wrongly; names the store. */
@@ -58,12 +70,34 @@ export const DEFAULT_CLAIM_TTL_MS = 120_000;
 /** Committed keys are kept well beyond every platform's event window (Meta: 7 days). */
 export const DEFAULT_COMMITTED_TTL_MS = 30 * 24 * 3600 * 1000;
 
-/** `<prefix>:<platform>:<destination>:<event_id>` — the key layout is part of the contract. */
+/**
+ * `<prefix>:<platform>:<destination>:<event_id>` — the key layout is part of the contract. With
+ * `hashTag` (Redis Cluster) the destination is written `{<destination>}` so that a batch's keys
+ * share a hash slot.
+ */
 export function dedupKey(
 	prefix: string,
 	platform: Platform,
 	destination: string,
 	eventId: string,
+	options: { hashTag?: boolean } = {},
 ): string {
-	return `${prefix || DEFAULT_KEY_PREFIX}:${platform}:${destination}:${eventId}`;
+	const dest = options.hashTag ? `{${destination}}` : destination;
+	return `${prefix || DEFAULT_KEY_PREFIX}:${platform}:${dest}:${eventId}`;
+}
+
+/**
+ * The key prefix of one client of an agency: `<prefix>:<client key>`. Client keys are short
+ * slugs, so they cannot break the key layout.
+ */
+export function namespacedPrefix(prefix: string | undefined, clientKey: string | undefined): string {
+	const base = prefix || DEFAULT_KEY_PREFIX;
+	const client = (clientKey ?? '').trim();
+	if (!client) return base;
+	if (!/^[A-Za-z0-9_.-]{1,64}$/.test(client)) {
+		throw new Error(
+			`client key "${client.slice(0, 70)}" must be 1-64 letters, digits, dots, dashes or underscores`,
+		);
+	}
+	return `${base}:${client}`;
 }

@@ -2,7 +2,14 @@ import { dedupKey, DEFAULT_CLAIM_TTL_MS, DEFAULT_COMMITTED_TTL_MS, DEFAULT_KEY_P
 import type { ClaimOutcome } from '../dedup/types';
 import { deriveEventId, readRecordId } from '../events/eventId';
 import { resolveEventTime } from '../events/eventTime';
-import { normalizeIdentity, renderIdentity } from '../identity';
+import { estimateMatchQuality, normalizeIdentity, renderIdentity } from '../identity';
+import {
+	statsBucket,
+	statsKey,
+	STATS_TTL_MS,
+	tallyResults,
+	type StatsIncrements,
+} from '../stats/stats';
 import type {
 	DedupState,
 	DispatchItem,
@@ -38,6 +45,24 @@ export async function dispatch<Config, Payload>(
 	const now = clock();
 	const destination = adapter.destinationId(config);
 	const prefix = options.keyPrefix || DEFAULT_KEY_PREFIX;
+	const hashTag = Boolean(options.store?.hashTagKeys);
+	/** This dispatch's counters for the destination's health report (with a store only). */
+	const stats = (): StatsIncrements => ({
+		key: statsKey(prefix, adapter.platform, destination, statsBucket(now), { hashTag }),
+		platform: adapter.platform,
+		destination,
+		increments: tallyResults(results),
+		ttlMs: STATS_TTL_MS,
+	});
+	/** Counters for a dispatch that has nothing to settle: one round trip, never fatal. */
+	const recordStatsAlone = async () => {
+		if (!options.store) return;
+		try {
+			await options.store.recordStats(stats());
+		} catch {
+			// Health counters must never fail a dispatch; the store error shows elsewhere.
+		}
+	};
 	const results: ItemResult[] = new Array(items.length);
 	const prepared: Prepared<Payload>[] = [];
 	const firstIndexOfEvent = new Map<string, number>();
@@ -87,6 +112,7 @@ export async function dispatch<Config, Payload>(
 			clock,
 		});
 		const user = renderIdentity(identity, adapter.platform);
+		base.match_quality = estimateMatchQuality(adapter.platform, user).score;
 		const built = adapter.buildEvent(
 			{ record: item.record, eventName: item.eventName, eventId, eventTime: time.unixSeconds, identity, user },
 			config,
@@ -110,12 +136,15 @@ export async function dispatch<Config, Payload>(
 		prepared.push({
 			index,
 			eventId,
-			key: dedupKey(prefix, adapter.platform, destination, eventId),
+			key: dedupKey(prefix, adapter.platform, destination, eventId, { hashTag }),
 			payload: built.payload,
 		});
 	});
 
-	if (prepared.length === 0) return results;
+	if (prepared.length === 0) {
+		await recordStatsAlone();
+		return results;
+	}
 
 	if (options.dryRun) {
 		const request = adapter.previewRequest(
@@ -223,13 +252,14 @@ export async function dispatch<Config, Payload>(
 		}
 	});
 
-	// Settle: one round trip commits what was sent and releases what was not.
+	// Settle: one round trip commits what was sent, releases what was not, and counts.
 	if (options.store && token) {
 		try {
 			const settled = await options.store.settleBatch(token, {
 				commit,
 				release,
 				committedTtlMs: options.committedTtlMs ?? DEFAULT_COMMITTED_TTL_MS,
+				stats: stats(),
 			});
 			if (settled.notOwned.length > 0) {
 				const lost = new Set(settled.notOwned);
@@ -252,6 +282,8 @@ export async function dispatch<Config, Payload>(
 				);
 			}
 		}
+	} else {
+		await recordStatsAlone();
 	}
 	return results;
 }

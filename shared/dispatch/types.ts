@@ -22,6 +22,8 @@ export interface ItemResult {
 	event_id?: string;
 	event_time?: number;
 	match_keys: string[];
+	/** Match-quality estimate (0–10) of the identity sent; see estimateMatchQuality. */
+	match_quality?: number;
 	warnings: string[];
 	dedup?: DedupState;
 	error?: string;

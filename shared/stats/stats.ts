@@ -1,0 +1,134 @@
+import type { Platform } from '../types';
+
+/**
+ * Operational health per destination: how many events were sent, duplicate, skipped and
+ * failed, which match keys the sent ones carried, and their average match quality — in hourly
+ * buckets kept two days, so an agency can see the last day per client and spot a destination
+ * whose match quality dropped. Counters only: no personal data, no event ids.
+ */
+export const STATS_BUCKET_MS = 3_600_000;
+/** Buckets outlive the default one-day report window with room for late readers. */
+export const STATS_TTL_MS = 49 * 3_600_000;
+
+/** Counter increments for one dispatch to one destination. */
+export interface StatsIncrements {
+	key: string;
+	platform: Platform;
+	destination: string;
+	/** Field → increment (sent, duplicate, skipped, failed, key:<match key>, mq_sum). */
+	increments: Record<string, number>;
+	ttlMs: number;
+}
+
+/** The hourly bucket (UTC) of a time, e.g. 2026113006. */
+export function statsBucket(ms: number): string {
+	const d = new Date(Math.floor(ms / STATS_BUCKET_MS) * STATS_BUCKET_MS);
+	const pad = (n: number) => String(n).padStart(2, '0');
+	return `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}${pad(d.getUTCHours())}`;
+}
+
+/**
+ * `<prefix>:stats:<platform>:<destination>:<bucket>`. With `hashTag` (Redis Cluster) the
+ * destination is wrapped in braces so a destination's dedup keys and its stats share a slot.
+ */
+export function statsKey(
+	prefix: string,
+	platform: Platform,
+	destination: string,
+	bucket: string,
+	options: { hashTag?: boolean } = {},
+): string {
+	const dest = options.hashTag ? `{${destination}}` : destination;
+	return `${prefix}:stats:${platform}:${dest}:${bucket}`;
+}
+
+/** The tally of one dispatch's results. */
+export function tallyResults(
+	results: ReadonlyArray<{ status: string; match_keys: string[]; match_quality?: number }>,
+): Record<string, number> {
+	const increments: Record<string, number> = {};
+	const add = (field: string, n = 1) => (increments[field] = (increments[field] ?? 0) + n);
+	for (const result of results) {
+		add(result.status);
+		if (result.status !== 'sent') continue;
+		for (const key of result.match_keys) add(`key:${key}`);
+		if (typeof result.match_quality === 'number') add('mq_sum', Math.round(result.match_quality * 10));
+	}
+	return increments;
+}
+
+export interface DestinationStats {
+	platform: Platform;
+	destination: string;
+	window_hours: number;
+	sent: number;
+	duplicate: number;
+	skipped: number;
+	failed: number;
+	/** Average match-quality estimate (0–10) of the events sent. */
+	match_quality: number | null;
+	/** For each match key: how many sent events carried it, and their share of all sent. */
+	match_keys: Record<string, { count: number; share: number }>;
+}
+
+/** Sums hourly buckets (field maps as read from storage) into one report per destination. */
+export function summarizeStats(
+	buckets: ReadonlyArray<Record<string, string>>,
+	windowHours: number,
+): DestinationStats[] {
+	const byDestination = new Map<string, DestinationStats & { mqSum: number }>();
+	for (const fields of buckets) {
+		const platform = fields._platform as Platform | undefined;
+		const destination = fields._destination;
+		if (!platform || !destination) continue;
+		const id = `${platform}\u0000${destination}`;
+		let entry = byDestination.get(id);
+		if (!entry) {
+			entry = {
+				platform,
+				destination,
+				window_hours: windowHours,
+				sent: 0,
+				duplicate: 0,
+				skipped: 0,
+				failed: 0,
+				match_quality: null,
+				match_keys: {},
+				mqSum: 0,
+			};
+			byDestination.set(id, entry);
+		}
+		for (const [field, raw] of Object.entries(fields)) {
+			const n = Number(raw);
+			if (!Number.isFinite(n)) continue;
+			if (field === 'sent' || field === 'duplicate' || field === 'skipped' || field === 'failed') {
+				entry[field] += n;
+			} else if (field === 'mq_sum') {
+				entry.mqSum += n;
+			} else if (field.startsWith('key:')) {
+				const key = field.slice(4);
+				entry.match_keys[key] = { count: (entry.match_keys[key]?.count ?? 0) + n, share: 0 };
+			}
+		}
+	}
+	return [...byDestination.values()]
+		.map(({ mqSum, ...stats }) => {
+			for (const key of Object.keys(stats.match_keys)) {
+				const { count } = stats.match_keys[key];
+				stats.match_keys[key] = {
+					count,
+					share: stats.sent ? Math.round((count / stats.sent) * 1000) / 1000 : 0,
+				};
+			}
+			stats.match_quality = stats.sent ? Math.round(mqSum / stats.sent) / 10 : null;
+			return stats;
+		})
+		.sort((a, b) => a.platform.localeCompare(b.platform) || a.destination.localeCompare(b.destination));
+}
+
+/** The bucket names of the last `hours` hours up to `now`. */
+export function recentBuckets(now: number, hours: number): Set<string> {
+	const buckets = new Set<string>();
+	for (let h = 0; h < hours; h++) buckets.add(statsBucket(now - h * STATS_BUCKET_MS));
+	return buckets;
+}
