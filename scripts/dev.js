@@ -63,7 +63,7 @@ async function main() {
 		`  dedup Redis: ${redis.url}${redis.started ? ' (started for this session)' : ''}`,
 		`  demo site with the capture script: ${demoSite.url}/pricing?fbclid=IwAR_demo&utm_source=fb (type a work email, then submit)`,
 		`  try: curl -X POST ${server.baseUrl}/webhook/crm-deal-won -H 'content-type: application/json' \\`,
-		`         -d '{"deal":{"id":42,"value":1200,"currency":"USD"},"person":{"email":"buyer@example.com","country":"US"}}'`,
+		`         -d '{"objectId":42,"properties":{"amount":{"value":"1200"},"deal_currency_code":{"value":"USD"}},"contact":{"email":"buyer@example.com","country":"US"}}'`,
 		`  logs: ${path.join(userFolder, 'n8n.log')}    stop: Ctrl-C`,
 		'',
 	];

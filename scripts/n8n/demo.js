@@ -18,6 +18,7 @@ const DEMO = {
 	microsoft: { id: 'demoMicrosoftSI1', name: 'Microsoft (local stand-in)' },
 	google: { id: 'demoGoogleAdsSI1', name: 'Google Ads (local stand-in)' },
 	redis: { id: 'demoDedupRedis01', name: 'Dedup Redis (local)' },
+	webhookSecret: { id: 'demoWebhookSecr1', name: 'Webhook secret (local)' },
 };
 
 /** The destinations the demo credentials point at. */
@@ -27,7 +28,10 @@ const DESTINATIONS = {
 	tiktokPixel: 'C4DEMOPIXEL00001',
 	microsoftTag: '187000001',
 	googleCustomer: '1234567890',
+	/** One conversion action per state, as the templates use them. */
 	googleConversionAction: '987654321',
+	googleScheduleAction: '987654324',
+	googlePurchaseAction: '987654323',
 };
 
 const TOKENS = {
@@ -36,6 +40,8 @@ const TOKENS = {
 	tiktok: 'demo-tiktok-token-local-only',
 	microsoft: 'demo-microsoft-token-local-only',
 	googleDeveloper: 'demo-google-developer-token',
+	/** The secret the demo form tools (Typeform, Cal.com…) sign with. */
+	webhook: 'demo-webhook-signing-secret',
 };
 
 /**
@@ -60,6 +66,16 @@ async function startDemoPlatforms(options) {
 	const google = await startGoogleStandIn({
 		developerToken: TOKENS.googleDeveloper,
 		timeZone: 'America/New_York',
+		customers: {
+			[DESTINATIONS.googleCustomer]: {
+				timeZone: 'America/New_York',
+				conversionActions: [
+					{ id: DESTINATIONS.googleConversionAction, name: 'Lead (offline)', type: 'UPLOAD_CLICKS', status: 'ENABLED' },
+					{ id: DESTINATIONS.googleScheduleAction, name: 'Booked call (offline)', type: 'UPLOAD_CLICKS', status: 'ENABLED' },
+					{ id: DESTINATIONS.googlePurchaseAction, name: 'Purchase (offline)', type: 'UPLOAD_CLICKS', status: 'ENABLED' },
+				],
+			},
+		},
 		port: ports.google,
 	});
 	const credentials = [
@@ -101,6 +117,7 @@ async function startDemoPlatforms(options) {
 				},
 			},
 		},
+		{ ...DEMO.webhookSecret, type: 'leadCaptureWebhookApi', data: { secret: TOKENS.webhook } },
 		{
 			...DEMO.redis,
 			type: 'leadCapiRedisApi',

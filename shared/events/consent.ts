@@ -1,3 +1,5 @@
+import { parseNumber } from '../numbers';
+
 /** Consent flags as they arrive (booleans, "granted"/"denied", yes/no, 1/0) → one reading. */
 export type ConsentSignal = 'granted' | 'denied';
 
@@ -24,8 +26,8 @@ export function readValue(raw: { amount?: unknown; currency?: unknown } | undefi
 	if (!raw || typeof raw !== 'object') return { warnings };
 	let amount: number | undefined;
 	if (raw.amount !== undefined && raw.amount !== null && raw.amount !== '') {
-		const n = typeof raw.amount === 'number' ? raw.amount : Number(String(raw.amount).trim());
-		if (Number.isFinite(n) && n >= 0) amount = n;
+		const n = parseNumber(raw.amount);
+		if (n !== null && n >= 0) amount = n;
 		else warnings.push('value.amount: not a non-negative number, omitted');
 	}
 	let currency: string | undefined;

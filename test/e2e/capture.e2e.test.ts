@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +9,7 @@ import { captureLogKey } from '../../shared/captureLog';
 import { launchChromium } from '../browser/support/chromium';
 import { adminRedis, dropPrefix } from '../support/redisClient';
 import { captureWeek, FREE_DOMAINS, seedCaptureLog } from '../support/captureWeek';
+import { typeformDelivery as deliveryOf, typeformSignature as signTypeform } from '../support/deliveries';
 import { chain, n8nWithPackage, node, until, type N8nInstance } from './n8n';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startMetaStandIn } = require('../standins/meta.js');
@@ -28,25 +29,8 @@ interface ExecutionList {
 }
 
 const typeformDelivery = (token: string) =>
-	JSON.stringify({
-		event_id: `01E2E${token}`,
-		event_type: 'form_response',
-		form_response: {
-			form_id: 'DemoForm',
-			token,
-			submitted_at: new Date(Date.now() - 60_000).toISOString(),
-			hidden: { utm_source: 'facebook', fbclid: 'IwAR_typeform_e2e' },
-			definition: { id: 'DemoForm', fields: [] },
-			answers: [
-				{ type: 'email', email: 'Dana.Reyes@Initech.co.uk', field: { id: 'e1', type: 'email', ref: 'email' } },
-				{ type: 'text', text: 'Dana', field: { id: 't1', type: 'short_text', ref: 'first_name' } },
-				{ type: 'phone_number', phone_number: '+442079460958', field: { id: 'p1', type: 'phone_number', ref: 'phone' } },
-			],
-		},
-	});
-
-const typeformSignature = (body: string, secret = WEBHOOK_SECRET) =>
-	`sha256=${createHmac('sha256', secret).update(body).digest('base64')}`;
+	deliveryOf({ token, email: 'Dana.Reyes@Initech.co.uk', firstName: 'Dana', phone: '+442079460958', hidden: { utm_source: 'facebook', fbclid: 'IwAR_typeform_e2e' } });
+const typeformSignature = (body: string, secret = WEBHOOK_SECRET) => signTypeform(body, secret);
 
 describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a real n8n', () => {
 	let standIn: StandIn;

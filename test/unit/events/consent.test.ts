@@ -21,6 +21,8 @@ describe('readValue', () => {
 	it.each([
 		[{ amount: 99.5, currency: 'usd' }, { amount: 99.5, currency: 'USD', warnings: [] }],
 		[{ amount: '120', currency: 'EUR' }, { amount: 120, currency: 'EUR', warnings: [] }],
+		[{ amount: '1,200.50', currency: 'usd' }, { amount: 1200.5, currency: 'USD', warnings: [] }],
+		[{ amount: '$99', currency: 'USD' }, { amount: 99, currency: 'USD', warnings: [] }],
 		[{ amount: 0, currency: 'EUR' }, { amount: 0, currency: 'EUR', warnings: [] }],
 		[undefined, { warnings: [] }],
 		[{ amount: 50 }, { warnings: [expect.stringMatching(/without value.currency/)] }],

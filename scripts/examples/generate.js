@@ -1,0 +1,211 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * Writes the workflow templates in examples/ (`node scripts/examples/generate.js`). One
+ * generator keeps them consistent: the demo credentials of scripts/n8n/demo.js, the same sender
+ * parameters, and fixed node and webhook ids so a re-import updates a workflow in place.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const { DEMO, DESTINATIONS } = require('../n8n/demo.js');
+
+const ROOT = path.join(__dirname, '..', '..', 'examples');
+const PKG = 'n8n-nodes-lead-capi';
+const cred = (/** @type {keyof typeof DEMO} */ key) => ({ id: DEMO[key].id, name: DEMO[key].name });
+const CRED = {
+	meta: { metaConversionsApi: cred('meta') },
+	pinterest: { pinterestConversionsApi: cred('pinterest') },
+	tiktok: { tiktokEventsApi: cred('tiktok') },
+	google: { googleAdsConversionsOAuth2Api: cred('google') },
+	microsoft: { microsoftConversionsApi: cred('microsoft') },
+};
+const REDIS = { leadCapiRedisApi: cred('redis') };
+const SECRET = { leadCaptureWebhookApi: cred('webhookSecret') };
+const TYPES = {
+	meta: 'metaConversions',
+	pinterest: 'pinterestConversions',
+	tiktok: 'tiktokEvents',
+	google: 'googleAdsConversions',
+	microsoft: 'microsoftConversions',
+};
+
+class Workflow {
+	/** @param {string} id @param {string} name @param {string} seed */
+	constructor(id, name, seed) {
+		this.id = id;
+		this.name = name;
+		this.seed = seed;
+		/** @type {object[]} */
+		this.nodes = [];
+		/** @type {Record<string, { main: object[][] }>} */
+		this.connections = {};
+	}
+
+	/** @param {string} name @param {string} type @param {number[]} position @param {object} parameters @param {object} [extra] */
+	add(name, type, position, parameters, extra = {}) {
+		const n = this.nodes.length + 1;
+		this.nodes.push({
+			id: `${this.seed}-0000-4000-8000-${String(n).padStart(12, '0')}`,
+			name,
+			type,
+			typeVersion: 1,
+			position,
+			parameters,
+			...extra,
+		});
+		return name;
+	}
+
+	/** @param {string} name @param {number[]} position @param {object} parameters @param {object} credentials */
+	trigger(name, position, parameters, credentials) {
+		const n = this.nodes.length + 1;
+		return this.add(name, `${PKG}.leadCaptureTrigger`, position, parameters, {
+			webhookId: `${this.seed}-0000-4000-9000-${String(n).padStart(12, '0')}`,
+			credentials,
+		});
+	}
+
+	/** @param {keyof typeof TYPES} platform @param {string} name @param {number[]} position @param {object} [extra] */
+	sender(platform, name, position, extra = {}) {
+		const parameters = {
+			event: 'fromState',
+			...(platform === 'meta' ? { actionSource: 'auto' } : {}),
+			leadInput: 'record',
+			dedupStore: 'redis',
+			options: {},
+			...extra,
+		};
+		return this.add(name, `${PKG}.${TYPES[platform]}`, position, parameters, {
+			credentials: { ...CRED[platform], ...REDIS },
+		});
+	}
+
+	/** @param {string} from @param {string[]} to @param {number} [output] */
+	link(from, to, output = 0) {
+		const outputs = (this.connections[from] ??= { main: [] }).main;
+		while (outputs.length <= output) outputs.push([]);
+		outputs[output].push(...to.map((node) => ({ node, type: 'main', index: 0 })));
+	}
+
+	/** @param {string} file */
+	write(file) {
+		const { id, name, nodes, connections } = this;
+		const json = { id, name, nodes, connections, settings: { executionOrder: 'v1' } };
+		fs.writeFileSync(path.join(ROOT, file), `${JSON.stringify(json, null, '\t')}\n`);
+	}
+}
+
+/** @param {'lead' | 'schedule' | 'purchase'} state */
+const googleAction = (state) => ({
+	customerId: '123-456-7890',
+	conversionAction: {
+		__rl: true,
+		mode: 'id',
+		value: {
+			lead: DESTINATIONS.googleConversionAction,
+			schedule: DESTINATIONS.googleScheduleAction,
+			purchase: DESTINATIONS.googlePurchaseAction,
+		}[state],
+	},
+});
+
+// 1. Site capture script → qualified partials → Meta + TikTok (partials as their own event).
+{
+	const wf = new Workflow('tplSitePartials1', 'Template: site capture script → qualified partial leads → Meta + TikTok', '1a1a1a1a-5171-4e00');
+	const site = wf.trigger('Site Forms', [0, 100], { source: 'script', path: 'site-leads', captureLog: 'redis', settings: {} }, REDIS);
+	const filter = wf.add('Completed + Qualified Partials', `${PKG}.leadRuleFilter`, [240, 100], {
+		operation: 'filter',
+		sendMode: 'automatic_match',
+		rulesApplyTo: 'partial',
+		combinator: 'and',
+		rules: {
+			condition: [
+				{ field: 'contact.email', matchType: 'is_work_email', pattern: '' },
+				{ field: 'source.page_url', matchType: 'contains', pattern: '/pricing' },
+			],
+		},
+		options: {},
+	});
+	wf.link(site, [filter]);
+	wf.link(filter, [wf.sender('meta', 'Meta Conversions', [500, 0]), wf.sender('tiktok', 'TikTok Events', [500, 200])]);
+	wf.write('site-capture-qualified-partials-meta-tiktok.json');
+}
+
+// 2. A form fill → Lead, then the booking → Schedule, to Meta and Google Ads (separate moments, separate ids).
+{
+	const wf = new Workflow('tplBookingSched1', 'Template: form fill → Lead, Cal.com booking → Schedule, to Meta and Google Ads', '2b2b2b2b-5171-4e00');
+	const signed = { authentication: 'signature', captureLog: 'redis', settings: {} };
+	const form = wf.trigger('Typeform Lead', [0, 0], { source: 'typeform', path: 'demo-form', ...signed }, { ...SECRET, ...REDIS });
+	wf.link(form, [wf.sender('meta', 'Meta: Lead', [300, -80]), wf.sender('google', 'Google Ads: Lead action', [300, 80], googleAction('lead'))]);
+	const booking = wf.trigger('Cal.com Booking', [0, 320], { source: 'calcom', path: 'demo-booking', ...signed }, { ...SECRET, ...REDIS });
+	const bookingsOnly = wf.add('Bookings Only', `${PKG}.leadRuleFilter`, [240, 320], { operation: 'filter', sendMode: 'booking', options: {} });
+	wf.link(booking, [bookingsOnly]);
+	wf.link(bookingsOnly, [
+		wf.sender('meta', 'Meta: Schedule', [500, 240]),
+		wf.sender('google', 'Google Ads: Booked call action', [500, 400], googleAction('schedule')),
+	]);
+	wf.write('booking-schedule-meta-google.json');
+}
+
+// 3. CRM deal won (a HubSpot-shaped workflow webhook) → Purchase with value and currency to all five.
+{
+	const wf = new Workflow('tplCrmDealWon01', 'Template: CRM deal won webhook → Purchase to all five platforms', '3c3c3c3c-5171-4e00');
+	const map = (/** @type {string} */ leadPath, /** @type {string} */ bodyPath) => ({ path: leadPath, bodyPath });
+	const crm = wf.trigger('CRM Deal Won', [0, 200], {
+		source: 'generic',
+		path: 'crm-deal-won',
+		authentication: 'none',
+		captureLog: 'redis',
+		stateFrom: 'fixed',
+		fixedState: 'purchase',
+		recordIdField: 'objectId',
+		fieldMapping: {
+			field: [
+				map('occurred_at', 'properties.closedate.value'),
+				map('value.amount', 'properties.amount.value'),
+				map('value.currency', 'properties.deal_currency_code.value'),
+				map('contact.email', 'contact.email'),
+				map('contact.phone', 'contact.phone'),
+				map('contact.first_name', 'contact.firstname'),
+				map('contact.last_name', 'contact.lastname'),
+				map('contact.country', 'contact.country'),
+				map('contact.external_id', 'contact.hs_object_id'),
+				map('click.gclid', 'contact.hs_google_click_id'),
+				map('click.fbclid', 'contact.hs_facebook_click_id'),
+			],
+		},
+		settings: {},
+	}, REDIS);
+	wf.link(crm, [
+		wf.sender('meta', 'Meta Conversions', [320, 0]),
+		wf.sender('pinterest', 'Pinterest Conversions', [320, 100]),
+		wf.sender('tiktok', 'TikTok Events', [320, 200], { eventSource: 'web' }),
+		wf.sender('google', 'Google Ads Conversions', [320, 300], googleAction('purchase')),
+		wf.sender('microsoft', 'Microsoft Conversions', [320, 400]),
+	]);
+	wf.write('crm-deal-won-purchase-five-platforms.json');
+}
+
+// 4. Typeform → Lead, with the 7-day preview to run before going live.
+{
+	const wf = new Workflow('tplTypeformPrev1', 'Template: Typeform → Lead to Meta, with the 7-day rule preview', '4d4d4d4d-5171-4e00');
+	const rules = {
+		sendMode: 'automatic_match',
+		rulesApplyTo: 'all',
+		combinator: 'and',
+		rules: {
+			condition: [
+				{ field: 'contact.email', matchType: 'is_work_email', pattern: '' },
+				{ field: 'attributes.utm_source', matchType: 'not_equals', pattern: 'test' },
+			],
+		},
+	};
+	const typeform = wf.trigger('Typeform', [0, 0], { source: 'typeform', path: 'typeform-leads', authentication: 'signature', captureLog: 'redis', settings: {} }, { ...SECRET, ...REDIS });
+	const qualified = wf.add('Qualified Leads', `${PKG}.leadRuleFilter`, [240, 0], { operation: 'filter', ...rules, options: {} });
+	wf.link(typeform, [qualified]);
+	wf.link(qualified, [wf.sender('meta', 'Meta Conversions', [480, 0])]);
+	const manual = wf.add('Preview Before Going Live', 'n8n-nodes-base.manualTrigger', [0, 260], {});
+	const preview = wf.add('Preview Rules on Last 7 Days', `${PKG}.leadRuleFilter`, [240, 260], { operation: 'preview', captureLogName: 'typeform-leads', ...rules }, { credentials: REDIS });
+	wf.link(manual, [preview]);
+	wf.write('typeform-lead-with-preview.json');
+}

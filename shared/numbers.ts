@@ -1,0 +1,22 @@
+/**
+ * Numbers as people and CRMs write them: rule bounds (greater_than / less_than) and values
+ * (amounts) share this one reading.
+ */
+
+// Digits with optional thousands separators (comma, space, no-break or thin space, apostrophe),
+// an optional decimal part with a dot, an optional exponent. "1.200,50" (decimal comma) is not
+// accepted: with both styles in use, guessing would silently compare the wrong amount.
+const NUMBER =
+	/^[+-]?(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d{1,3}(?:'\d{3})+|\d+)?(?:\.\d+)?(?:e[+-]?\d+)?$/i;
+const CURRENCY_SYMBOLS = /^[$€£¥₹]\s*|\s*[$€£¥₹]$/g;
+const SEPARATORS = /[, \u00a0\u202f']/g;
+
+/** The number a value stands for (`1,200.50` → 1200.5, `$99` → 99), or null. */
+export function parseNumber(value: unknown): number | null {
+	if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+	if (typeof value !== 'string') return null;
+	const text = value.trim().replace(CURRENCY_SYMBOLS, '');
+	if (!/\d/.test(text) || !NUMBER.test(text)) return null;
+	const number = Number(text.replace(SEPARATORS, ''));
+	return Number.isFinite(number) ? number : null;
+}
