@@ -1,18 +1,7 @@
 import { createHash } from 'node:crypto';
 import axios from 'axios';
-import type Redis from 'ioredis';
 import { NodeApiError, type IExecuteFunctions, type IHttpRequestOptions } from 'n8n-workflow';
-import {
-	dedupKey,
-	deriveEventId,
-	dispatch,
-	RedisDedupStore,
-	Transport,
-	type DispatchItem,
-	type DispatchOptions,
-	type HttpExecutor,
-	type ItemResult,
-} from '../../shared';
+import { dedupKey, deriveEventId, dispatch, type HttpExecutor } from '../../shared';
 import {
 	fetchGoogleAdsTimeZone,
 	googleAdapter,
@@ -21,7 +10,7 @@ import {
 } from '../../shared/platforms/google';
 import { googleAdsExecutor } from '../../nodes/GoogleAdsConversions/executor';
 import { crmLead, webLead } from '../support/leads';
-import { adminRedis, dropPrefix, testRedis, uniquePrefix } from '../support/redisClient';
+import { fastTransport, leadItems, senderHarness } from '../support/senderHarness';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startGoogleStandIn } = require('../standins/google.js');
 
@@ -37,8 +26,6 @@ interface Received {
 	customerId: string;
 	conversion: GoogleClickConversion;
 }
-
-const FAST_RETRY = { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 50, maxTotalMs: 20_000 };
 
 /** One HTTP attempt with axios, signed with whatever `token()` gives: the OAuth part is n8n's. */
 function bearerExecutor(token: () => string): HttpExecutor {
@@ -65,10 +52,8 @@ function bearerExecutor(token: () => string): HttpExecutor {
 }
 
 describe('Google Ads sender through dispatch, against a loopback Google Ads and a real Redis', () => {
+	const h = senderHarness('google');
 	let standIn: StandIn;
-	let redis: Redis;
-	let admin: Redis;
-	let prefix: string;
 
 	const config = (overrides: Partial<GoogleAdsConfig> = {}): GoogleAdsConfig => ({
 		developerToken: DEVELOPER_TOKEN,
@@ -80,44 +65,21 @@ describe('Google Ads sender through dispatch, against a loopback Google Ads and 
 		...overrides,
 	});
 	const transport = (token: () => string = () => standIn.accessToken()) =>
-		new Transport({ executor: bearerExecutor(token), retry: FAST_RETRY });
+		fastTransport({ executor: bearerExecutor(token) });
 
-	const run = (
-		items: DispatchItem[],
-		overrides: Partial<DispatchOptions<GoogleAdsConfig, GoogleClickConversion>> = {},
-	): Promise<ItemResult[]> =>
-		dispatch(items, {
-			adapter: googleAdapter,
-			config: config(),
-			transport: transport(),
-			store: new RedisDedupStore(redis, { description: 'Redis test' }),
-			keyPrefix: prefix,
-			...overrides,
-		});
-
-	const leads = (n: number, make = crmLead) =>
-		Array.from({ length: n }, (_, i) => ({ record: make(i), eventName: 'lead' }));
+	const run = h.runner(googleAdapter, config, transport);
+	const leads = (n: number, make = crmLead) => leadItems(n, make, 'lead');
 	const received = (): Received[] => standIn.received;
-	const keyOf = (recordId: string) => dedupKey(prefix, 'google', ACTION, orderIdOf(recordId));
+	const keyOf = (recordId: string) => dedupKey(h.prefix, 'google', ACTION, orderIdOf(recordId));
 
 	beforeAll(async () => {
 		standIn = await startGoogleStandIn({
 			developerToken: DEVELOPER_TOKEN,
 			timeZone: 'America/Chicago',
 		});
-		redis = testRedis();
-		admin = adminRedis();
 	});
-	beforeEach(() => {
-		standIn.reset();
-		prefix = uniquePrefix('google');
-	});
-	afterEach(() => dropPrefix(admin, prefix));
-	afterAll(async () => {
-		await standIn.close();
-		redis.disconnect();
-		admin.disconnect();
-	});
+	beforeEach(() => standIn.reset());
+	afterAll(() => standIn.close());
 
 	it('uploads each lead once with its click id and hashed identifiers; a re-run sends nothing', async () => {
 		const items = [
@@ -232,7 +194,7 @@ describe('Google Ads sender through dispatch, against a loopback Google Ads and 
 
 	it('maps per-row partial failures to their items; a re-run sends only the failed and skipped ones', async () => {
 		// Item 4 was uploaded before (say, by a run whose dedup record has expired).
-		await run([{ record: crmLead(4), eventName: 'lead' }], { keyPrefix: `${prefix}:earlier` });
+		await run([{ record: crmLead(4), eventName: 'lead' }], { keyPrefix: `${h.prefix}:earlier` });
 		standIn.scriptRows([
 			{ gclid: 'G-too-recent', error: 'TOO_RECENT_EVENT', times: 1 },
 			{ gclid: 'G-not-found', error: 'CLICK_NOT_FOUND' },
@@ -272,11 +234,11 @@ describe('Google Ads sender through dispatch, against a loopback Google Ads and 
 			warnings: [expect.stringMatching(/ORDER_ID_ALREADY_IN_USE/)],
 		});
 		// Only what was not recorded at Google is released.
-		expect(await admin.get(keyOf('deal-0'))).toBe('s');
-		expect(await admin.get(keyOf('deal-1'))).toBeNull();
-		expect(await admin.get(keyOf('deal-2'))).toBe('s');
-		expect(await admin.get(keyOf('deal-3'))).toBeNull();
-		expect(await admin.get(keyOf('deal-4'))).toBe('s');
+		expect(await h.admin.get(keyOf('deal-0'))).toBe('s');
+		expect(await h.admin.get(keyOf('deal-1'))).toBeNull();
+		expect(await h.admin.get(keyOf('deal-2'))).toBe('s');
+		expect(await h.admin.get(keyOf('deal-3'))).toBeNull();
+		expect(await h.admin.get(keyOf('deal-4'))).toBe('s');
 
 		standIn.requests.length = 0;
 		items[3] = { record: crmLead(3, { click: { gclid: 'G-fixed' } }), eventName: 'lead' };
@@ -457,7 +419,7 @@ describe('Google Ads sender through dispatch, against a loopback Google Ads and 
 		});
 		expect(JSON.stringify(results)).not.toContain(DEVELOPER_TOKEN);
 		expect(standIn.requests).toHaveLength(0);
-		expect(await admin.get(keyOf('deal-0'))).toBeNull();
+		expect(await h.admin.get(keyOf('deal-0'))).toBeNull();
 	});
 
 	it('validate only: Google checks the rows, records nothing, and a later real run sends them', async () => {
@@ -598,7 +560,7 @@ describe("the node's HTTP executor with n8n's OAuth2 helpers", () => {
 					baseUrl: standIn.url,
 					...overrides,
 				},
-				transport: new Transport({ executor: googleAdsExecutor(ctx), retry: FAST_RETRY }),
+				transport: fastTransport({ executor: googleAdsExecutor(ctx) }),
 				store: null,
 				batchSize: 1,
 			},

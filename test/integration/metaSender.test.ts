@@ -1,19 +1,14 @@
 import { createHash } from 'node:crypto';
-import type Redis from 'ioredis';
 import {
 	dispatch,
 	metaAdapter,
 	MemoryDedupStore,
 	RedisDedupStore,
-	Transport,
 	createRedisClient,
-	type DispatchItem,
-	type DispatchOptions,
-	type ItemResult,
 	type meta,
 } from '../../shared';
-import { adminRedis, dropPrefix, testRedis, uniquePrefix } from '../support/redisClient';
 import { crmLead, webLead } from '../support/leads';
+import { fastTransport, leadItems, senderHarness } from '../support/senderHarness';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startMetaStandIn } = require('../standins/meta.js');
 
@@ -24,16 +19,9 @@ const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 type StandIn = Awaited<ReturnType<typeof startMetaStandIn>>;
 
-function fastTransport() {
-	return new Transport({ retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 50, maxTotalMs: 20_000 } });
-}
-
 describe('Meta sender through dispatch, against a loopback Meta and a real Redis', () => {
+	const h = senderHarness('meta');
 	let standIn: StandIn;
-	let redis: Redis;
-	let admin: Redis;
-	let prefix: string;
-	const clients: Redis[] = [];
 
 	const config = (overrides: Partial<meta.MetaConfig> = {}): meta.MetaConfig => ({
 		pixelId: PIXEL,
@@ -46,39 +34,14 @@ describe('Meta sender through dispatch, against a loopback Meta and a real Redis
 		...overrides,
 	});
 
-	const run = (
-		items: DispatchItem[],
-		overrides: Partial<DispatchOptions<meta.MetaConfig, meta.MetaServerEvent>> = {},
-		store: RedisDedupStore | MemoryDedupStore | null = new RedisDedupStore(redis, { description: 'Redis test' }),
-	): Promise<ItemResult[]> =>
-		dispatch(items, {
-			adapter: metaAdapter,
-			config: config(),
-			transport: fastTransport(),
-			store,
-			keyPrefix: prefix,
-			...overrides,
-		});
-
-	const leads = (n: number, make = webLead) =>
-		Array.from({ length: n }, (_, i) => ({ record: make(i), eventName: 'Lead' }));
+	const run = h.runner(metaAdapter, config);
+	const leads = (n: number, make = webLead) => leadItems(n, make, 'Lead');
 
 	beforeAll(async () => {
 		standIn = await startMetaStandIn({ accessToken: TOKEN, appSecret: APP_SECRET });
-		redis = testRedis();
-		admin = adminRedis();
 	});
-	beforeEach(() => {
-		standIn.reset();
-		prefix = uniquePrefix('meta');
-	});
-	afterEach(() => dropPrefix(admin, prefix));
-	afterAll(async () => {
-		await standIn.close();
-		redis.disconnect();
-		admin.disconnect();
-		clients.forEach((c) => c.disconnect());
-	});
+	beforeEach(() => standIn.reset());
+	afterAll(() => standIn.close());
 
 	it('sends each lead once with the full, correctly hashed identity payload; a re-run sends nothing', async () => {
 		const first = await run(leads(3));
@@ -232,7 +195,7 @@ describe('Meta sender through dispatch, against a loopback Meta and a real Redis
 
 	it('fails every item without sending when Redis is down (fail closed), naming the store', async () => {
 		const dead = createRedisClient({ host: '127.0.0.1', port: 1, connectTimeoutMs: 300 });
-		clients.push(dead);
+		h.clients.push(dead);
 		const store = new RedisDedupStore(dead, { description: 'Redis 127.0.0.1:1/0', connectTimeoutMs: 400 });
 		const results = await run(leads(20, crmLead), {}, store);
 		expect(standIn.received).toHaveLength(0);
@@ -245,7 +208,7 @@ describe('Meta sender through dispatch, against a loopback Meta and a real Redis
 
 	it('sends with dedup bypassed when Redis is down and fail open is chosen', async () => {
 		const dead = createRedisClient({ host: '127.0.0.1', port: 1, connectTimeoutMs: 300 });
-		clients.push(dead);
+		h.clients.push(dead);
 		const store = new RedisDedupStore(dead, { description: 'Redis 127.0.0.1:1/0', connectTimeoutMs: 400 });
 		const results = await run(leads(2, crmLead), { failMode: 'open' }, store);
 		expect(results.map((r) => [r.status, r.dedup])).toEqual([
@@ -259,11 +222,7 @@ describe('Meta sender through dispatch, against a loopback Meta and a real Redis
 	it('delivers each event_id exactly once when 8 dispatches of the same 1,000 leads race', async () => {
 		const items = leads(1000, crmLead);
 		const runs = await Promise.all(
-			Array.from({ length: 8 }, () => {
-				const client = testRedis();
-				clients.push(client);
-				return run(items, {}, new RedisDedupStore(client, { description: 'Redis test' }));
-			}),
+			Array.from({ length: 8 }, () => run(items, {}, h.storeOnNewConnection())),
 		);
 		const ids = standIn.received.map((r: { event: { event_id: string } }) => r.event.event_id);
 		expect(ids).toHaveLength(1000);

@@ -1,22 +1,13 @@
 import { createHash } from 'node:crypto';
-import type Redis from 'ioredis';
-import {
-	dispatch,
-	MemoryDedupStore,
-	RedisDedupStore,
-	Transport,
-	type DispatchItem,
-	type DispatchOptions,
-	type ItemResult,
-} from '../../shared';
+import { MemoryDedupStore } from '../../shared';
 import {
 	microsoftAdapter,
 	probeMicrosoftCredential,
 	type MicrosoftConfig,
 	type MicrosoftEvent,
 } from '../../shared/platforms/microsoft';
-import { adminRedis, dropPrefix, testRedis, uniquePrefix } from '../support/redisClient';
 import { crmLead, webLead } from '../support/leads';
+import { fastTransport, leadItems, senderHarness } from '../support/senderHarness';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startMicrosoftStandIn } = require('../standins/microsoft.js');
 
@@ -30,17 +21,9 @@ interface Received {
 	event: MicrosoftEvent;
 }
 
-function fastTransport() {
-	return new Transport({
-		retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 50, maxTotalMs: 20_000 },
-	});
-}
-
 describe('Microsoft sender through dispatch, against a loopback UET CAPI and a real Redis', () => {
+	const h = senderHarness('microsoft');
 	let standIn: StandIn;
-	let redis: Redis;
-	let admin: Redis;
-	let prefix: string;
 
 	const config = (overrides: Partial<MicrosoftConfig> = {}): MicrosoftConfig => ({
 		uetTagId: TAG,
@@ -50,42 +33,16 @@ describe('Microsoft sender through dispatch, against a loopback UET CAPI and a r
 		...overrides,
 	});
 
-	const run = (
-		items: DispatchItem[],
-		overrides: Partial<DispatchOptions<MicrosoftConfig, MicrosoftEvent>> = {},
-		store: RedisDedupStore | MemoryDedupStore | null = new RedisDedupStore(redis, {
-			description: 'Redis test',
-		}),
-	): Promise<ItemResult[]> =>
-		dispatch(items, {
-			adapter: microsoftAdapter,
-			config: config(),
-			transport: fastTransport(),
-			store,
-			keyPrefix: prefix,
-			...overrides,
-		});
-
-	const leads = (n: number, make = webLead, eventName = 'lead') =>
-		Array.from({ length: n }, (_, i) => ({ record: make(i), eventName }));
+	const run = h.runner(microsoftAdapter, config);
+	const leads = (n: number, make = webLead, eventName = 'lead') => leadItems(n, make, eventName);
 	const received = (): Received[] => standIn.received;
 	const eventId = (eventName: string, recordId: string) => sha(`${TAG}|${eventName}|${recordId}`);
 
 	beforeAll(async () => {
 		standIn = await startMicrosoftStandIn({ apiToken: TOKEN, uetTagId: TAG });
-		redis = testRedis();
-		admin = adminRedis();
 	});
-	beforeEach(() => {
-		standIn.reset();
-		prefix = uniquePrefix('microsoft');
-	});
-	afterEach(() => dropPrefix(admin, prefix));
-	afterAll(async () => {
-		await standIn.close();
-		redis.disconnect();
-		admin.disconnect();
-	});
+	beforeEach(() => standIn.reset());
+	afterAll(() => standIn.close());
 
 	it('sends each lead once with the hashed identity payload; a re-run sends nothing', async () => {
 		const items = leads(3).map((item, i) => ({

@@ -1,17 +1,7 @@
 import { createHash } from 'node:crypto';
-import type Redis from 'ioredis';
-import {
-	dispatch,
-	pinterest,
-	pinterestAdapter,
-	RedisDedupStore,
-	Transport,
-	type DispatchItem,
-	type DispatchOptions,
-	type ItemResult,
-} from '../../shared';
-import { adminRedis, dropPrefix, testRedis, uniquePrefix } from '../support/redisClient';
+import { pinterest, pinterestAdapter } from '../../shared';
 import { crmLead, webLead } from '../support/leads';
+import { fastTransport, leadItems, senderHarness } from '../support/senderHarness';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startPinterestStandIn } = require('../standins/pinterest.js');
 
@@ -25,18 +15,9 @@ interface Received {
 	event: pinterest.PinterestEvent;
 }
 
-function fastTransport() {
-	return new Transport({
-		retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 50, maxTotalMs: 20_000 },
-	});
-}
-
 describe('Pinterest sender through dispatch, against a loopback Pinterest and a real Redis', () => {
+	const h = senderHarness('pinterest');
 	let standIn: StandIn;
-	let redis: Redis;
-	let admin: Redis;
-	let prefix: string;
-	const clients: Redis[] = [];
 
 	const config = (
 		overrides: Partial<pinterest.PinterestConfig> = {},
@@ -49,40 +30,15 @@ describe('Pinterest sender through dispatch, against a loopback Pinterest and a 
 		...overrides,
 	});
 
-	const run = (
-		items: DispatchItem[],
-		overrides: Partial<DispatchOptions<pinterest.PinterestConfig, pinterest.PinterestEvent>> = {},
-		store: RedisDedupStore | null = new RedisDedupStore(redis, { description: 'Redis test' }),
-	): Promise<ItemResult[]> =>
-		dispatch(items, {
-			adapter: pinterestAdapter,
-			config: config(),
-			transport: fastTransport(),
-			store,
-			keyPrefix: prefix,
-			...overrides,
-		});
-
-	const leads = (n: number, make = webLead, eventName = 'lead') =>
-		Array.from({ length: n }, (_, i) => ({ record: make(i), eventName }));
+	const run = h.runner(pinterestAdapter, config);
+	const leads = (n: number, make = webLead, eventName = 'lead') => leadItems(n, make, eventName);
 	const received = () => standIn.received as Received[];
 
 	beforeAll(async () => {
 		standIn = await startPinterestStandIn({ accessToken: TOKEN, adAccountIds: [AD_ACCOUNT] });
-		redis = testRedis();
-		admin = adminRedis();
 	});
-	beforeEach(() => {
-		standIn.reset();
-		prefix = uniquePrefix('pinterest');
-	});
-	afterEach(() => dropPrefix(admin, prefix));
-	afterAll(async () => {
-		await standIn.close();
-		redis.disconnect();
-		admin.disconnect();
-		clients.forEach((c) => c.disconnect());
-	});
+	beforeEach(() => standIn.reset());
+	afterAll(() => standIn.close());
 
 	it('sends each lead once with the full identity payload as hashed arrays; a re-run sends nothing', async () => {
 		const first = await run(leads(3));
@@ -340,19 +296,18 @@ describe('Pinterest sender through dispatch, against a loopback Pinterest and a 
 			{ status: 200, body: { num_events_received: 2, num_events_processed: 1 } },
 			{ status: 422, body: { code: 4198, message: 'Not all events were successfully processed', details: {} } },
 		]);
-		const store = () => new RedisDedupStore(redis, { description: 'Redis test' });
-		const all = await run(leads(2, crmLead), {}, store());
+		const all = await run(leads(2, crmLead), {}, h.store());
 		expect(all.map((r) => r.status)).toEqual(['sent', 'sent']);
 		expect(all[0].warnings).toContain(
 			'Pinterest listed no per-event results; every event of the request was counted as processed',
 		);
-		const some = await run([2, 3].map((i) => ({ record: crmLead(i), eventName: 'lead' })), {}, store());
+		const some = await run([2, 3].map((i) => ({ record: crmLead(i), eventName: 'lead' })), {}, h.store());
 		expect(some.map((r) => [r.status, r.retryable])).toEqual([
 			['failed', false],
 			['failed', false],
 		]);
 		expect(some[0].error).toMatch(/^Pinterest processed 1 of the 2 events of this request without saying which/);
-		const unlisted = await run([4, 5].map((i) => ({ record: crmLead(i), eventName: 'lead' })), {}, store());
+		const unlisted = await run([4, 5].map((i) => ({ record: crmLead(i), eventName: 'lead' })), {}, h.store());
 		expect(unlisted.map((r) => r.status)).toEqual(['failed', 'failed']);
 		expect(unlisted[0].error).toBe('Pinterest: Not all events were successfully processed [code 4198, HTTP 422]');
 		// Nothing failed was remembered: once Pinterest answers properly, those events go out.
@@ -416,11 +371,7 @@ describe('Pinterest sender through dispatch, against a loopback Pinterest and a 
 	it('delivers each event_id exactly once when 6 dispatches of the same 1,000 leads race', async () => {
 		const items = leads(1000, crmLead);
 		const runs = await Promise.all(
-			Array.from({ length: 6 }, () => {
-				const client = testRedis();
-				clients.push(client);
-				return run(items, {}, new RedisDedupStore(client, { description: 'Redis test' }));
-			}),
+			Array.from({ length: 6 }, () => run(items, {}, h.storeOnNewConnection())),
 		);
 		const ids = received().map((r) => r.event.event_id);
 		expect(ids).toHaveLength(1000);

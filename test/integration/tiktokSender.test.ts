@@ -1,20 +1,10 @@
 import { createHash } from 'node:crypto';
-import type Redis from 'ioredis';
 import { Expression, type ICredentialTestRequest } from 'n8n-workflow';
 import { TiktokEventsApi } from '../../credentials/TiktokEventsApi.credentials';
-import {
-	dispatch,
-	MemoryDedupStore,
-	RedisDedupStore,
-	Transport,
-	type DispatchItem,
-	type DispatchOptions,
-	type ItemResult,
-	type PlatformAdapter,
-} from '../../shared';
+import { Transport, type ItemResult, type PlatformAdapter } from '../../shared';
 import { tiktokAdapter, type TiktokConfig, type TiktokEvent } from '../../shared/platforms/tiktok';
 import { crmLead, webLead } from '../support/leads';
-import { adminRedis, dropPrefix, testRedis, uniquePrefix } from '../support/redisClient';
+import { FAST_RETRY, leadItems, senderHarness } from '../support/senderHarness';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startTiktokStandIn } = require('../standins/tiktok.js');
 
@@ -41,7 +31,7 @@ interface RequestLog {
 
 function fastTransport(waits: number[] = []) {
 	return new Transport({
-		retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 50, maxTotalMs: 20_000 },
+		retry: FAST_RETRY,
 		// Waits are recorded (and kept short) so Retry-After can be asserted without sleeping.
 		sleep: async (ms) => {
 			waits.push(ms);
@@ -51,10 +41,8 @@ function fastTransport(waits: number[] = []) {
 }
 
 describe('TikTok sender through dispatch, against a loopback TikTok and a real Redis', () => {
+	const h = senderHarness('tiktok');
 	let standIn: StandIn;
-	let redis: Redis;
-	let admin: Redis;
-	let prefix: string;
 
 	const config = (overrides: Partial<TiktokConfig> = {}): TiktokConfig => ({
 		pixelCode: PIXEL,
@@ -66,24 +54,8 @@ describe('TikTok sender through dispatch, against a loopback TikTok and a real R
 		...overrides,
 	});
 
-	const run = (
-		items: DispatchItem[],
-		overrides: Partial<DispatchOptions<TiktokConfig, TiktokEvent>> = {},
-		store: RedisDedupStore | MemoryDedupStore | null = new RedisDedupStore(redis, {
-			description: 'Redis test',
-		}),
-	): Promise<ItemResult[]> =>
-		dispatch(items, {
-			adapter: tiktokAdapter,
-			config: config(),
-			transport: fastTransport(),
-			store,
-			keyPrefix: prefix,
-			...overrides,
-		});
-
-	const leads = (n: number, make = webLead) =>
-		Array.from({ length: n }, (_, i) => ({ record: make(i), eventName: 'SubmitForm' }));
+	const run = h.runner(tiktokAdapter, config, fastTransport);
+	const leads = (n: number, make = webLead) => leadItems(n, make, 'SubmitForm');
 	const received = (): Received[] => standIn.received;
 	const requests = (): RequestLog[] => standIn.requests;
 	const statuses = (results: ItemResult[]) => results.map((r) => r.status);
@@ -107,19 +79,9 @@ describe('TikTok sender through dispatch, against a loopback TikTok and a real R
 			pixelCode: PIXEL,
 			crmEventSetId: CRM_EVENT_SET,
 		});
-		redis = testRedis();
-		admin = adminRedis();
 	});
-	beforeEach(() => {
-		standIn.reset();
-		prefix = uniquePrefix('tiktok');
-	});
-	afterEach(() => dropPrefix(admin, prefix));
-	afterAll(async () => {
-		await standIn.close();
-		redis.disconnect();
-		admin.disconnect();
-	});
+	beforeEach(() => standIn.reset());
+	afterAll(() => standIn.close());
 
 	it('sends each lead once with the hashed identity TikTok validates; a re-run sends nothing', async () => {
 		const first = await run(leads(3));

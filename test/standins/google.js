@@ -31,6 +31,7 @@
  */
 const http = require('node:http');
 const crypto = require('node:crypto');
+const { commandLine, jsonSender, standInState, startStandInServer } = require('./http.js');
 
 const MAX_CONVERSIONS = 2000;
 const MAX_USER_IDENTIFIERS = 5;
@@ -40,7 +41,6 @@ const ACTION_NAME = /^customers\/(\d+)\/conversionActions\/(\d+)$/;
 const CLICK_ID = /^[A-Za-z0-9_-]+$/;
 
 /**
- * @typedef {{ status?: number, headers?: Record<string,string>, body?: unknown, kind?: 'reset' | 'hang' | 'respond' }} Fault
  * @typedef {{ id: string, name: string, type?: string, status?: string }} ConversionAction
  * @typedef {{ timeZone: string, conversionActions: ConversionAction[] }} Customer
  * @typedef {{ customerId: string, conversion: any, receivedAt: number }} Received
@@ -72,6 +72,9 @@ const MESSAGES = /** @type {Record<string, string>} */ ({
 	ORDER_ID_CONTAINS_PII: 'The order ID contains personally identifiable information.',
 	TOO_MANY_CONVERSIONS_IN_REQUEST: 'Too many conversions in the request; upload fewer than 2001.',
 });
+
+/** Google's API names its charset. */
+const send = jsonSender('application/json; charset=UTF-8');
 
 /** @param {unknown} version */
 function failureType(version) {
@@ -255,17 +258,6 @@ function validateConversion(conversion, index, context) {
 	return errors;
 }
 
-/** @param {http.IncomingMessage} req @returns {Promise<string>} */
-function readBody(req) {
-	return new Promise((resolve, reject) => {
-		/** @type {Buffer[]} */
-		const chunks = [];
-		req.on('data', (c) => chunks.push(c));
-		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-		req.on('error', reject);
-	});
-}
-
 /**
  * Reads the equality filters of a GAQL WHERE clause (`a.b = 'X' AND c.d = 'Y'`).
  * @param {string} query
@@ -298,7 +290,6 @@ function whereEquals(query) {
  * }} options
  */
 async function startGoogleStandIn(options) {
-	const host = options.host || '127.0.0.1';
 	const now = options.now || (() => Date.now());
 	const clientId = options.clientId || 'standin-client-id.apps.googleusercontent.com';
 	const clientSecret = options.clientSecret || 'standin-client-secret';
@@ -334,27 +325,16 @@ async function startGoogleStandIn(options) {
 		return { timeZone: options.timeZone || 'America/New_York', conversionActions: defaultActions };
 	};
 
-	/** @type {Received[]} */
-	const received = [];
-	/** @type {RequestLog[]} */
-	const requests = [];
-	/** @type {Fault[]} */
-	const faults = [];
+	/** @type {import('./http.js').StandInState<Received, RequestLog>} */
+	const state = standInState();
+	const { received, requests } = state;
 	/** @type {ScriptedRow[]} */
 	const scripted = [];
 	/** Order ids recorded per conversion action (resource name → ids). */
 	const orderIds = new Map();
 	/** click + conversion time recorded per conversion action. */
 	const clickConversions = new Set();
-	/** @type {Set<import('node:net').Socket>} */
-	const sockets = new Set();
 	let jobId = 1000;
-
-	/** @param {http.ServerResponse} res @param {number} status @param {unknown} body @param {Record<string,string>} [headers] */
-	const send = (res, status, body, headers = {}) => {
-		res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
-		res.end(JSON.stringify(body));
-	};
 
 	/** @param {http.IncomingMessage} req @param {string} version @returns {{ status: number, body: unknown } | null} */
 	const checkAuth = (req, version) => {
@@ -700,45 +680,21 @@ async function startGoogleStandIn(options) {
 		return send(res, 200, body);
 	};
 
-	const server = http.createServer(async (req, res) => {
-		const url = new URL(req.url || '/', `http://${host}`);
-		const raw = await readBody(req);
-		if (url.pathname === '/__standin/received') {
-			if (req.method === 'DELETE') {
-				received.length = 0;
-				requests.length = 0;
-				return send(res, 200, { ok: true });
-			}
-			return send(res, 200, { received, requests, refreshes });
-		}
-		if (url.pathname === '/__standin/faults' && req.method === 'POST') {
-			faults.push(...JSON.parse(raw || '[]'));
-			return send(res, 200, { queued: faults.length });
-		}
+	/** @type {import('./http.js').Handler} */
+	const handle = (req, res, raw, url) => {
 		if (url.pathname === '/__standin/expire-token' && req.method === 'POST') {
 			expireAll();
 			return send(res, 200, { ok: true });
 		}
 		if (url.pathname === '/token' && req.method === 'POST') return handleToken(req, res, raw);
 
-		const fault = faults.shift();
-		if (fault) {
-			if (fault.kind === 'reset') return req.socket.destroy();
-			if (fault.kind === 'hang') return undefined;
-			requests.push({
-				method: req.method || '',
-				path: url.pathname,
-				conversions: 0,
-				status: fault.status || 500,
-			});
-			return send(
-				res,
-				fault.status || 500,
-				fault.body ??
-					rpcError(fault.status || 500, 'INTERNAL', 'Internal error encountered.', 'v26'),
-				fault.headers,
-			);
-		}
+		const faulted = state.playFault(req, (fault) => {
+			const status = fault.status || 500;
+			requests.push({ method: req.method || '', path: url.pathname, conversions: 0, status });
+			const body = fault.body ?? rpcError(status, 'INTERNAL', 'Internal error encountered.', 'v26');
+			send(res, status, body, fault.headers);
+		});
+		if (faulted) return undefined;
 
 		const list = /^\/(v\d+)\/customers:listAccessibleCustomers$/.exec(url.pathname);
 		const search = /^\/(v\d+)\/customers\/([^/]+)\/googleAds:search$/.exec(url.pathname);
@@ -816,20 +772,18 @@ async function startGoogleStandIn(options) {
 		}
 		if (search) return handleSearch(res, version, customerId, params, log);
 		return handleUpload(res, version, customerId, params, log);
+	};
+	const server = await startStandInServer(options, {
+		state,
+		handle,
+		send,
+		report: () => ({ received, requests, refreshes }),
 	});
-	server.on('connection', (socket) => {
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
-	});
-	await new Promise((resolve) => server.listen(options.port || 0, host, () => resolve(undefined)));
-	const address = server.address();
-	const port = typeof address === 'object' && address ? address.port : 0;
-	const url = `http://${host}:${port}`;
 	return {
-		url,
-		port,
+		// url, port, received, requests, queueFaults and close, as every stand-in has
+		...server,
 		/** Where n8n's OAuth2 credential refreshes tokens (its Access Token URL). */
-		tokenUrl: `${url}/token`,
+		tokenUrl: `${server.url}/token`,
 		clientId,
 		clientSecret,
 		refreshToken,
@@ -839,53 +793,32 @@ async function startGoogleStandIn(options) {
 		refreshes: () => refreshes,
 		/** Every access token issued so far expires; the next call needs a refresh. */
 		expireAccessToken: expireAll,
-		received,
-		requests,
-		/** @param {Fault[]} list */
-		queueFaults: (list) => faults.push(...list),
 		/** @param {ScriptedRow[]} rows Row errors by orderId or gclid (`times` limits how often). */
 		scriptRows: (rows) => scripted.push(...rows.map((r) => ({ ...r }))),
 		/** Forget what was recorded (order ids too), scripted rows and queued faults. */
 		reset: () => {
-			received.length = 0;
-			requests.length = 0;
-			faults.length = 0;
+			state.clear();
 			scripted.length = 0;
 			orderIds.clear();
 			clickConversions.clear();
 		},
-		close: () =>
-			new Promise((resolve) => {
-				for (const s of sockets) s.destroy();
-				server.close(() => resolve(undefined));
-			}),
 	};
 }
 
 module.exports = { startGoogleStandIn, validateConversion };
 
 if (require.main === module) {
-	const args = process.argv.slice(2);
-	/** @param {string} name */
-	const arg = (name) => {
-		const i = args.indexOf(`--${name}`);
-		return i >= 0 ? args[i + 1] : undefined;
-	};
-	const developerToken = arg('developer-token') || process.env.GOOGLE_STANDIN_DEVELOPER_TOKEN;
-	if (!developerToken) {
-		console.error(
-			'usage: google.js --port <port> --developer-token <token> [--client-id <id> --client-secret <secret>] [--refresh-token <token>] [--login-customer-id <digits>] [--time-zone <IANA zone>]',
-		);
-		process.exit(2);
-	}
+	const cli = commandLine(
+		'google.js --port <port> --developer-token <token> [--client-id <id> --client-secret <secret>] [--refresh-token <token>] [--login-customer-id <digits>] [--time-zone <IANA zone>]',
+	);
 	startGoogleStandIn({
-		developerToken,
-		clientId: arg('client-id'),
-		clientSecret: arg('client-secret'),
-		refreshToken: arg('refresh-token'),
-		loginCustomerId: arg('login-customer-id'),
-		timeZone: arg('time-zone'),
-		port: Number(arg('port') || 0),
+		developerToken: cli.required('developer-token', 'GOOGLE_STANDIN_DEVELOPER_TOKEN'),
+		clientId: cli.arg('client-id'),
+		clientSecret: cli.arg('client-secret'),
+		refreshToken: cli.arg('refresh-token'),
+		loginCustomerId: cli.arg('login-customer-id'),
+		timeZone: cli.arg('time-zone'),
+		port: cli.port(),
 	}).then((standIn) => {
 		console.log(`Google Ads stand-in listening on ${standIn.url}`);
 		console.log(`  Access Token URL: ${standIn.tokenUrl}`);

@@ -14,9 +14,9 @@
  * rejects the whole request when one event is invalid, as Meta does. Faults can be scripted.
  * GET /__standin/received returns what was accepted; DELETE /__standin/received clears it.
  */
-const http = require('node:http');
 const crypto = require('node:crypto');
 const net = require('node:net');
+const { commandLine, sendJson: send, standInState, startStandInServer } = require('./http.js');
 
 const HASHED_KEYS = ['em', 'ph', 'fn', 'ln', 'db', 'ge', 'ct', 'st', 'zp', 'country', 'external_id'];
 const ACTION_SOURCES = new Set([
@@ -34,7 +34,6 @@ const WINDOW_SECONDS = 7 * 24 * 3600;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /**
- * @typedef {{ status?: number, headers?: Record<string,string>, body?: unknown, kind?: 'reset' | 'hang' | 'respond' }} Fault
  * @typedef {{ pixelId: string, event: any, receivedAt: number }} Received
  * @typedef {{ method: string, path: string, events: number, status: number, testEventCode?: string, partnerAgent?: string }} RequestLog
  */
@@ -142,39 +141,16 @@ function validateEvent(event, nowSeconds) {
 	return null;
 }
 
-/** @param {http.IncomingMessage} req @returns {Promise<string>} */
-function readBody(req) {
-	return new Promise((resolve, reject) => {
-		/** @type {Buffer[]} */
-		const chunks = [];
-		req.on('data', (c) => chunks.push(c));
-		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-		req.on('error', reject);
-	});
-}
-
 /**
  * @param {{ accessToken: string, appSecret?: string, port?: number, host?: string, now?: () => number }} options
  */
 async function startMetaStandIn(options) {
-	const host = options.host || '127.0.0.1';
 	const now = options.now || (() => Date.now());
-	/** @type {Received[]} */
-	const received = [];
-	/** @type {RequestLog[]} */
-	const requests = [];
-	/** @type {Fault[]} */
-	const faults = [];
-	/** @type {Set<import('node:net').Socket>} */
-	const sockets = new Set();
+	/** @type {import('./http.js').StandInState<Received, RequestLog>} */
+	const state = standInState();
+	const { received, requests } = state;
 	/** Which event ids make a batch invalid (beyond the built-in validation). */
 	const poisonEventIds = new Set();
-
-	/** @param {http.ServerResponse} res @param {number} status @param {unknown} body @param {Record<string,string>} [headers] */
-	const send = (res, status, body, headers = {}) => {
-		res.writeHead(status, { 'content-type': 'application/json', ...headers });
-		res.end(JSON.stringify(body));
-	};
 
 	const checkAuth = (/** @type {Record<string, any>} */ params) => {
 		if (params.access_token !== options.accessToken) {
@@ -192,28 +168,14 @@ async function startMetaStandIn(options) {
 		return null;
 	};
 
-	const server = http.createServer(async (req, res) => {
-		const url = new URL(req.url || '/', `http://${host}`);
-		const raw = await readBody(req);
-		if (url.pathname === '/__standin/received') {
-			if (req.method === 'DELETE') {
-				received.length = 0;
-				requests.length = 0;
-				return send(res, 200, { ok: true });
-			}
-			return send(res, 200, { received, requests });
-		}
-		if (url.pathname === '/__standin/faults' && req.method === 'POST') {
-			faults.push(...JSON.parse(raw || '[]'));
-			return send(res, 200, { queued: faults.length });
-		}
-		const fault = faults.shift();
-		if (fault) {
-			if (fault.kind === 'reset') return req.socket.destroy();
-			if (fault.kind === 'hang') return undefined;
-			requests.push({ method: req.method || '', path: url.pathname, events: 0, status: fault.status || 500 });
-			return send(res, fault.status || 500, fault.body ?? { error: { message: 'fault', code: 2 } }, fault.headers);
-		}
+	/** @type {import('./http.js').Handler} */
+	const handle = (req, res, raw, url) => {
+		const faulted = state.playFault(req, (fault) => {
+			const status = fault.status || 500;
+			requests.push({ method: req.method || '', path: url.pathname, events: 0, status });
+			send(res, status, fault.body ?? { error: { message: 'fault', code: 2 } }, fault.headers);
+		});
+		if (faulted) return undefined;
 		const match = /^\/(v\d+\.\d+)\/([^/]+)(\/events)?\/?$/.exec(url.pathname);
 		if (!match) return send(res, 404, graphError(803, 'Unknown path components'));
 		const pixelId = decodeURIComponent(match[2]);
@@ -284,55 +246,28 @@ async function startMetaStandIn(options) {
 		const at = now();
 		for (const event of data) received.push({ pixelId, event, receivedAt: at });
 		return send(res, 200, { events_received: data.length, messages: [], fbtrace_id: traceId() });
-	});
-	server.on('connection', (socket) => {
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
-	});
-	await new Promise((resolve) => server.listen(options.port || 0, host, () => resolve(undefined)));
-	const address = server.address();
-	const port = typeof address === 'object' && address ? address.port : 0;
+	};
+	const server = await startStandInServer(options, { state, handle });
 	return {
-		url: `http://${host}:${port}`,
-		port,
-		received,
-		requests,
-		/** @param {Fault[]} list */
-		queueFaults: (list) => faults.push(...list),
+		// url, port, received, requests, queueFaults and close, as every stand-in has
+		...server,
 		/** @param {string} eventId */
 		poison: (eventId) => poisonEventIds.add(eventId),
 		reset: () => {
-			received.length = 0;
-			requests.length = 0;
-			faults.length = 0;
+			state.clear();
 			poisonEventIds.clear();
 		},
-		close: () =>
-			new Promise((resolve) => {
-				for (const s of sockets) s.destroy();
-				server.close(() => resolve(undefined));
-			}),
 	};
 }
 
 module.exports = { startMetaStandIn, validateEvent };
 
 if (require.main === module) {
-	const args = process.argv.slice(2);
-	/** @param {string} name */
-	const arg = (name) => {
-		const i = args.indexOf(`--${name}`);
-		return i >= 0 ? args[i + 1] : undefined;
-	};
-	const accessToken = arg('token') || process.env.META_STANDIN_TOKEN;
-	if (!accessToken) {
-		console.error('usage: meta.js --port <port> --token <access token> [--app-secret <secret>]');
-		process.exit(2);
-	}
+	const cli = commandLine('meta.js --port <port> --token <access token> [--app-secret <secret>]');
 	startMetaStandIn({
-		accessToken,
-		appSecret: arg('app-secret'),
-		port: Number(arg('port') || 0),
+		accessToken: cli.required('token', 'META_STANDIN_TOKEN'),
+		appSecret: cli.arg('app-secret'),
+		port: cli.port(),
 	}).then((standIn) => {
 		console.log(`Meta stand-in listening on ${standIn.url}`);
 	});

@@ -17,9 +17,9 @@
  * the whole request is refused (HTTP 400). Faults can be scripted.
  * GET /__standin/received returns what was accepted; DELETE /__standin/received clears it.
  */
-const http = require('node:http');
 const crypto = require('node:crypto');
 const net = require('node:net');
+const { commandLine, jsonSender, standInState, startStandInServer } = require('./http.js');
 
 const MAX_EVENTS = 1000;
 const WINDOW_SECONDS = 7 * 24 * 3600;
@@ -80,12 +80,14 @@ const CUSTOM_DATA_KEYS = new Set([
 ]);
 
 /**
- * @typedef {{ status?: number, headers?: Record<string,string>, body?: unknown, kind?: 'reset' | 'hang' | 'respond' }} Fault
  * @typedef {{ propertyName: string, attemptedValue?: unknown, errorMessage: string }} Problem
  * @typedef {{ index: number } & Problem} Detail
  * @typedef {{ uetTagId: string, event: any, receivedAt: number }} Received
  * @typedef {{ method: string, path: string, events: number, status: number, authorization?: string, continueOnValidationError?: unknown, dataProvider?: unknown }} RequestLog
  */
+
+/** Microsoft's API names its charset. */
+const send = jsonSender('application/json; charset=utf-8');
 
 function traceId() {
 	return crypto.randomUUID();
@@ -253,59 +255,23 @@ function countEvents(raw) {
 	}
 }
 
-/** @param {http.IncomingMessage} req @returns {Promise<string>} */
-function readBody(req) {
-	return new Promise((resolve, reject) => {
-		/** @type {Buffer[]} */
-		const chunks = [];
-		req.on('data', (c) => chunks.push(c));
-		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-		req.on('error', reject);
-	});
-}
-
 /**
  * @param {{ apiToken: string, uetTagId?: string, port?: number, host?: string, now?: () => number }} options
  *   `uetTagId`: when set, the token is valid for this tag only (others answer 403).
  */
 async function startMicrosoftStandIn(options) {
-	const host = options.host || '127.0.0.1';
 	const now = options.now || (() => Date.now());
-	/** @type {Received[]} */
-	const received = [];
-	/** @type {RequestLog[]} */
-	const requests = [];
-	/** @type {Fault[]} */
-	const faults = [];
-	/** @type {Set<import('node:net').Socket>} */
-	const sockets = new Set();
+	/** @type {import('./http.js').StandInState<Received, RequestLog>} */
+	const state = standInState();
+	const { received, requests } = state;
 	/** Event ids Microsoft "finds invalid" beyond the built-in validation: listed in error.details. */
 	/** @type {Map<string, { propertyName: string, errorMessage: string }>} */
 	const poisoned = new Map();
 	/** Event ids that make Microsoft refuse the whole request without details. */
 	const refusing = new Set();
 
-	/** @param {http.ServerResponse} res @param {number} status @param {unknown} body @param {Record<string,string>} [headers] */
-	const send = (res, status, body, headers = {}) => {
-		res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-		res.end(JSON.stringify(body));
-	};
-
-	const server = http.createServer(async (req, res) => {
-		const url = new URL(req.url || '/', `http://${host}`);
-		const raw = await readBody(req);
-		if (url.pathname === '/__standin/received') {
-			if (req.method === 'DELETE') {
-				received.length = 0;
-				requests.length = 0;
-				return send(res, 200, { ok: true });
-			}
-			return send(res, 200, { received, requests });
-		}
-		if (url.pathname === '/__standin/faults' && req.method === 'POST') {
-			faults.push(...JSON.parse(raw || '[]'));
-			return send(res, 200, { queued: faults.length });
-		}
+	/** @type {import('./http.js').Handler} */
+	const handle = (req, res, raw, url) => {
 		/** @type {RequestLog} */
 		const log = {
 			method: req.method || '',
@@ -321,16 +287,14 @@ async function startMicrosoftStandIn(options) {
 			return send(res, status, body, headers);
 		};
 		log.events = countEvents(raw);
-		const fault = faults.shift();
-		if (fault) {
-			if (fault.kind === 'reset') return req.socket.destroy();
-			if (fault.kind === 'hang') return undefined;
-			return answer(
+		const faulted = state.playFault(req, (fault) =>
+			answer(
 				fault.status || 500,
 				fault.body ?? errorBody('InternalServerError', 'An internal error occurred'),
 				fault.headers,
-			);
-		}
+			),
+		);
+		if (faulted) return undefined;
 		const match = /^\/v1\/([^/]+)\/events\/?$/.exec(url.pathname);
 		if (!match) return answer(404, errorBody('NotFound', 'The requested resource does not exist'));
 		if (req.method !== 'POST')
@@ -430,21 +394,11 @@ async function startMicrosoftStandIn(options) {
 			);
 		}
 		return answer(200, { eventsReceived: accepted.length, traceId: traceId() });
-	});
-	server.on('connection', (socket) => {
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
-	});
-	await new Promise((resolve) => server.listen(options.port || 0, host, () => resolve(undefined)));
-	const address = server.address();
-	const port = typeof address === 'object' && address ? address.port : 0;
+	};
+	const server = await startStandInServer(options, { state, handle, send });
 	return {
-		url: `http://${host}:${port}`,
-		port,
-		received,
-		requests,
-		/** @param {Fault[]} list */
-		queueFaults: (list) => faults.push(...list),
+		// url, port, received, requests, queueFaults and close, as every stand-in has
+		...server,
 		/**
 		 * Makes Microsoft list this event in error.details (with its hashed email as attemptedValue).
 		 * @param {string} eventId
@@ -461,38 +415,21 @@ async function startMicrosoftStandIn(options) {
 		 */
 		refuseRequestsWith: (eventId) => refusing.add(eventId),
 		reset: () => {
-			received.length = 0;
-			requests.length = 0;
-			faults.length = 0;
+			state.clear();
 			poisoned.clear();
 			refusing.clear();
 		},
-		close: () =>
-			new Promise((resolve) => {
-				for (const s of sockets) s.destroy();
-				server.close(() => resolve(undefined));
-			}),
 	};
 }
 
 module.exports = { startMicrosoftStandIn, validateEvent };
 
 if (require.main === module) {
-	const args = process.argv.slice(2);
-	/** @param {string} name */
-	const arg = (name) => {
-		const i = args.indexOf(`--${name}`);
-		return i >= 0 ? args[i + 1] : undefined;
-	};
-	const apiToken = arg('token') || process.env.MICROSOFT_STANDIN_TOKEN;
-	if (!apiToken) {
-		console.error('usage: microsoft.js --port <port> --token <api token> [--tag <uet tag id>]');
-		process.exit(2);
-	}
+	const cli = commandLine('microsoft.js --port <port> --token <api token> [--tag <uet tag id>]');
 	startMicrosoftStandIn({
-		apiToken,
-		uetTagId: arg('tag'),
-		port: Number(arg('port') || 0),
+		apiToken: cli.required('token', 'MICROSOFT_STANDIN_TOKEN'),
+		uetTagId: cli.arg('tag'),
+		port: cli.port(),
 	}).then((standIn) => {
 		console.log(`Microsoft UET CAPI stand-in listening on ${standIn.url}`);
 	});

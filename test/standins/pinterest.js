@@ -24,8 +24,8 @@
  * Faults can be scripted. GET /__standin/received returns what was recorded (and the request
  * log); DELETE /__standin/received clears it.
  */
-const http = require('node:http');
 const net = require('node:net');
+const { commandLine, sendJson: send, standInState, startStandInServer } = require('./http.js');
 
 const HASHED_KEYS = [
 	'em',
@@ -107,7 +107,6 @@ const WINDOW_SECONDS = 7 * 24 * 3600;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /**
- * @typedef {{ status?: number, headers?: Record<string,string>, body?: unknown, kind?: 'reset' | 'hang' | 'respond' }} Fault
  * @typedef {{ adAccountId: string, event: any, receivedAt: number }} Received
  * @typedef {{ method: string, path: string, events: number, status: number, test: boolean }} RequestLog
  */
@@ -219,17 +218,6 @@ function eventProblem(event, nowSeconds) {
 	return {};
 }
 
-/** @param {http.IncomingMessage} req @returns {Promise<string>} */
-function readBody(req) {
-	return new Promise((resolve, reject) => {
-		/** @type {Buffer[]} */
-		const chunks = [];
-		req.on('data', (c) => chunks.push(c));
-		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-		req.on('error', reject);
-	});
-}
-
 /**
  * @param {{
  *   accessToken: string,
@@ -244,52 +232,25 @@ function readBody(req) {
  *   carrying the per-event list in `details` (default 200).
  */
 async function startPinterestStandIn(options) {
-	const host = options.host || '127.0.0.1';
 	const now = options.now || (() => Date.now());
-	/** @type {Received[]} */
-	const received = [];
-	/** @type {RequestLog[]} */
-	const requests = [];
-	/** @type {Fault[]} */
-	const faults = [];
-	/** @type {Set<import('node:net').Socket>} */
-	const sockets = new Set();
+	/** @type {import('./http.js').StandInState<Received, RequestLog>} */
+	const state = standInState();
+	const { received, requests } = state;
 	/** Event ids Pinterest "fails" (beyond the built-in validation). */
 	const poisonEventIds = new Set();
 	let partialFailureStatus = options.partialFailureStatus || 200;
 
-	/** @param {http.ServerResponse} res @param {number} status @param {unknown} body @param {Record<string,string>} [headers] */
-	const send = (res, status, body, headers = {}) => {
-		res.writeHead(status, { 'content-type': 'application/json', ...headers });
-		res.end(JSON.stringify(body));
-	};
-
-	const server = http.createServer(async (req, res) => {
-		const url = new URL(req.url || '/', `http://${host}`);
-		const raw = await readBody(req);
-		if (url.pathname === '/__standin/received') {
-			if (req.method === 'DELETE') {
-				received.length = 0;
-				requests.length = 0;
-				return send(res, 200, { ok: true });
-			}
-			return send(res, 200, { received, requests });
-		}
-		if (url.pathname === '/__standin/faults' && req.method === 'POST') {
-			faults.push(...JSON.parse(raw || '[]'));
-			return send(res, 200, { queued: faults.length });
-		}
+	/** @type {import('./http.js').Handler} */
+	const handle = (req, res, raw, url) => {
 		const test = url.searchParams.get('test') === 'true';
 		/** @type {RequestLog} */
 		const log = { method: req.method || '', path: url.pathname, events: 0, status: 0, test };
-		const fault = faults.shift();
-		if (fault) {
-			if (fault.kind === 'reset') return req.socket.destroy();
-			if (fault.kind === 'hang') return undefined;
+		const faulted = state.playFault(req, (fault) => {
 			log.status = fault.status || 500;
 			requests.push(log);
-			return send(res, log.status, fault.body ?? { code: 1, message: 'fault' }, fault.headers);
-		}
+			send(res, log.status, fault.body ?? { code: 1, message: 'fault' }, fault.headers);
+		});
+		if (faulted) return undefined;
 		requests.push(log);
 		const answer = (/** @type {number} */ status, /** @type {unknown} */ body) => {
 			log.status = status;
@@ -360,21 +321,11 @@ async function startPinterestStandIn(options) {
 			});
 		}
 		return answer(200, ack);
-	});
-	server.on('connection', (socket) => {
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
-	});
-	await new Promise((resolve) => server.listen(options.port || 0, host, () => resolve(undefined)));
-	const address = server.address();
-	const port = typeof address === 'object' && address ? address.port : 0;
+	};
+	const server = await startStandInServer(options, { state, handle });
 	return {
-		url: `http://${host}:${port}`,
-		port,
-		received,
-		requests,
-		/** @param {Fault[]} list */
-		queueFaults: (list) => faults.push(...list),
+		// url, port, received, requests, queueFaults and close, as every stand-in has
+		...server,
 		/** @param {string} eventId */
 		poison: (eventId) => poisonEventIds.add(eventId),
 		/** @param {200 | 422} status */
@@ -382,41 +333,24 @@ async function startPinterestStandIn(options) {
 			partialFailureStatus = status;
 		},
 		reset: () => {
-			received.length = 0;
-			requests.length = 0;
-			faults.length = 0;
+			state.clear();
 			poisonEventIds.clear();
 			partialFailureStatus = options.partialFailureStatus || 200;
 		},
-		close: () =>
-			new Promise((resolve) => {
-				for (const s of sockets) s.destroy();
-				server.close(() => resolve(undefined));
-			}),
 	};
 }
 
 module.exports = { startPinterestStandIn, schemaProblem, eventProblem };
 
 if (require.main === module) {
-	const args = process.argv.slice(2);
-	/** @param {string} name */
-	const arg = (name) => {
-		const i = args.indexOf(`--${name}`);
-		return i >= 0 ? args[i + 1] : undefined;
-	};
-	const accessToken = arg('token') || process.env.PINTEREST_STANDIN_TOKEN;
-	if (!accessToken) {
-		console.error(
-			'usage: pinterest.js --port <port> --token <conversion token> [--ad-account <id>]',
-		);
-		process.exit(2);
-	}
-	const adAccount = arg('ad-account');
+	const cli = commandLine(
+		'pinterest.js --port <port> --token <conversion token> [--ad-account <id>]',
+	);
+	const adAccount = cli.arg('ad-account');
 	startPinterestStandIn({
-		accessToken,
+		accessToken: cli.required('token', 'PINTEREST_STANDIN_TOKEN'),
 		adAccountIds: adAccount ? [adAccount] : undefined,
-		port: Number(arg('port') || 0),
+		port: cli.port(),
 	}).then((standIn) => {
 		console.log(`Pinterest stand-in listening on ${standIn.url}`);
 	});

@@ -19,9 +19,9 @@
  * GET /__standin/received returns what was accepted; DELETE /__standin/received clears it;
  * POST /__standin/faults queues faults.
  */
-const http = require('node:http');
 const crypto = require('node:crypto');
 const net = require('node:net');
+const { commandLine, sendJson: send, standInState, startStandInServer } = require('./http.js');
 
 const TRACK_PATH = /^\/open_api\/v1\.3\/event\/track\/?$/;
 const EVENT_SOURCES = new Set(['web', 'app', 'offline', 'crm']);
@@ -34,7 +34,6 @@ const DEFAULT_WINDOW_SECONDS = 7 * 24 * 3600;
 const DEFAULT_MAX_BATCH = 50;
 
 /**
- * @typedef {{ status?: number, headers?: Record<string,string>, body?: unknown, kind?: 'reset' | 'hang' | 'respond' }} Fault
  * @typedef {{ eventSource: string, eventSourceId: string, testEventCode?: string, event: any, receivedAt: number }} Received
  * @typedef {{ method: string, path: string, events: number, status: number, code?: number, eventSource?: string, eventSourceId?: string, testEventCode?: string }} RequestLog
  * @typedef {{ code: number, message: string }} Problem
@@ -162,43 +161,20 @@ function validateEvent(event, context) {
 	return null;
 }
 
-/** @param {http.IncomingMessage} req @returns {Promise<string>} */
-function readBody(req) {
-	return new Promise((resolve, reject) => {
-		/** @type {Buffer[]} */
-		const chunks = [];
-		req.on('data', (c) => chunks.push(c));
-		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-		req.on('error', reject);
-	});
-}
-
 /**
  * @param {{ accessToken: string, pixelCode: string, crmEventSetId?: string, port?: number, host?: string, now?: () => number, maxBatchSize?: number, windowSeconds?: number }} options
  */
 async function startTiktokStandIn(options) {
-	const host = options.host || '127.0.0.1';
 	const now = options.now || (() => Date.now());
 	const maxBatch = options.maxBatchSize || DEFAULT_MAX_BATCH;
 	const windowSeconds = options.windowSeconds || DEFAULT_WINDOW_SECONDS;
-	/** @type {Received[]} */
-	const received = [];
-	/** @type {RequestLog[]} */
-	const requests = [];
-	/** @type {Fault[]} */
-	const faults = [];
-	/** @type {Set<import('node:net').Socket>} */
-	const sockets = new Set();
+	/** @type {import('./http.js').StandInState<Received, RequestLog>} */
+	const state = standInState();
+	const { received, requests } = state;
 	/** Event ids that make a request invalid (beyond the built-in validation). */
 	const poisonEventIds = new Set();
 	/** Event ids TikTok "partly" drops: the request answers 20001 and these are not kept. */
 	const partialEventIds = new Set();
-
-	/** @param {http.ServerResponse} res @param {number} status @param {unknown} body @param {Record<string,string>} [headers] */
-	const send = (res, status, body, headers = {}) => {
-		res.writeHead(status, { 'content-type': 'application/json', ...headers });
-		res.end(typeof body === 'string' ? body : JSON.stringify(body));
-	};
 
 	/** @param {Record<string, any>} body */
 	const allowedSourceId = (body) =>
@@ -208,27 +184,11 @@ async function startTiktokStandIn(options) {
 				? options.pixelCode
 				: undefined;
 
-	const server = http.createServer(async (req, res) => {
-		const url = new URL(req.url || '/', `http://${host}`);
-		const raw = await readBody(req);
-		if (url.pathname === '/__standin/received') {
-			if (req.method === 'DELETE') {
-				received.length = 0;
-				requests.length = 0;
-				return send(res, 200, { ok: true });
-			}
-			return send(res, 200, { received, requests });
-		}
-		if (url.pathname === '/__standin/faults' && req.method === 'POST') {
-			faults.push(...JSON.parse(raw || '[]'));
-			return send(res, 200, { queued: faults.length });
-		}
+	/** @type {import('./http.js').Handler} */
+	const handle = (req, res, raw, url) => {
 		const tokenHeader = req.headers['access-token'];
 		const token = Array.isArray(tokenHeader) ? tokenHeader[0] : tokenHeader;
-		const fault = faults.shift();
-		if (fault) {
-			if (fault.kind === 'reset') return req.socket.destroy();
-			if (fault.kind === 'hang') return undefined;
+		const faulted = state.playFault(req, (fault) => {
 			const status = fault.status || 500;
 			const body =
 				fault.body === undefined
@@ -241,8 +201,9 @@ async function startTiktokStandIn(options) {
 				...(body ? { 'content-type': 'application/json' } : {}),
 				...fault.headers,
 			});
-			return res.end(body);
-		}
+			res.end(body);
+		});
+		if (faulted) return undefined;
 		if (!TRACK_PATH.test(url.pathname)) {
 			res.writeHead(404, { 'content-type': 'text/plain' });
 			return res.end('404 page not found');
@@ -328,62 +289,34 @@ async function startTiktokStandIn(options) {
 			);
 		}
 		return reply(0, 'OK', {});
-	});
-	server.on('connection', (socket) => {
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
-	});
-	await new Promise((resolve) => server.listen(options.port || 0, host, () => resolve(undefined)));
-	const address = server.address();
-	const port = typeof address === 'object' && address ? address.port : 0;
+	};
+	const server = await startStandInServer(options, { state, handle });
 	return {
-		url: `http://${host}:${port}`,
-		port,
-		received,
-		requests,
-		/** @param {Fault[]} list */
-		queueFaults: (list) => faults.push(...list),
+		// url, port, received, requests, queueFaults and close, as every stand-in has
+		...server,
 		/** Makes every request carrying this event id invalid (code 40002). @param {string} eventId */
 		poison: (eventId) => poisonEventIds.add(eventId),
 		/** Makes TikTok answer 20001 and drop this event. @param {string} eventId */
 		dropPartly: (eventId) => partialEventIds.add(eventId),
 		reset: () => {
-			received.length = 0;
-			requests.length = 0;
-			faults.length = 0;
+			state.clear();
 			poisonEventIds.clear();
 			partialEventIds.clear();
 		},
-		close: () =>
-			new Promise((resolve) => {
-				for (const s of sockets) s.destroy();
-				server.close(() => resolve(undefined));
-			}),
 	};
 }
 
 module.exports = { startTiktokStandIn, validateEvent };
 
 if (require.main === module) {
-	const args = process.argv.slice(2);
-	/** @param {string} name */
-	const arg = (name) => {
-		const i = args.indexOf(`--${name}`);
-		return i >= 0 ? args[i + 1] : undefined;
-	};
-	const accessToken = arg('token') || process.env.TIKTOK_STANDIN_TOKEN;
-	const pixelCode = arg('pixel') || process.env.TIKTOK_STANDIN_PIXEL;
-	if (!accessToken || !pixelCode) {
-		console.error(
-			'usage: tiktok.js --port <port> --token <access token> --pixel <pixel code> [--crm-event-set <id>]',
-		);
-		process.exit(2);
-	}
+	const cli = commandLine(
+		'tiktok.js --port <port> --token <access token> --pixel <pixel code> [--crm-event-set <id>]',
+	);
 	startTiktokStandIn({
-		accessToken,
-		pixelCode,
-		crmEventSetId: arg('crm-event-set'),
-		port: Number(arg('port') || 0),
+		accessToken: cli.required('token', 'TIKTOK_STANDIN_TOKEN'),
+		pixelCode: cli.required('pixel', 'TIKTOK_STANDIN_PIXEL'),
+		crmEventSetId: cli.arg('crm-event-set'),
+		port: cli.port(),
 	}).then((standIn) => {
 		console.log(`TikTok stand-in listening on ${standIn.url}`);
 	});
