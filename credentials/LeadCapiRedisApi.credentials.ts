@@ -1,7 +1,8 @@
 import type { ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
 
 /**
- * The Redis that holds the dedup claims. Tested by the sender nodes' `leadCapiRedisConnectionTest`
+ * The Redis that holds the dedup claims: one server (host and port, or URL), the master behind
+ * Redis Sentinel, or a Redis Cluster. Tested by the sender nodes' `leadCapiRedisConnectionTest`
  * (connect + PING with a timeout), because a Redis connection is not an HTTP request.
  */
 export class LeadCapiRedisApi implements ICredentialType {
@@ -19,8 +20,18 @@ export class LeadCapiRedisApi implements ICredentialType {
 			name: 'connection',
 			type: 'options',
 			options: [
-				{ name: 'Host and Port', value: 'fields' },
-				{ name: 'Redis URL', value: 'url' },
+				{ name: 'Host and Port', value: 'fields', description: 'One Redis server' },
+				{
+					name: 'Redis URL',
+					value: 'url',
+					description: 'One Redis server, as a redis:// or rediss:// URL',
+				},
+				{
+					name: 'Sentinel',
+					value: 'sentinel',
+					description: 'The master that Redis Sentinels point to; follows failovers',
+				},
+				{ name: 'Cluster', value: 'cluster', description: 'A Redis Cluster (database 0 only)' },
 			],
 			default: 'fields',
 		},
@@ -51,12 +62,65 @@ export class LeadCapiRedisApi implements ICredentialType {
 			displayOptions: { show: { connection: ['fields'] } },
 		},
 		{
+			displayName: 'Sentinel Addresses',
+			name: 'sentinels',
+			type: 'string',
+			default: '',
+			placeholder: '10.0.0.1:26379, 10.0.0.2:26379, 10.0.0.3:26379',
+			description:
+				'The Sentinels as host:port, separated by commas (port 26379 when left out). One that answers is enough; list them all so a Sentinel outage does not matter.',
+			displayOptions: { show: { connection: ['sentinel'] } },
+		},
+		{
+			displayName: 'Master Name',
+			name: 'masterName',
+			type: 'string',
+			default: 'mymaster',
+			description: 'The name the Sentinels monitor the master under (sentinel monitor <name> …)',
+			displayOptions: { show: { connection: ['sentinel'] } },
+		},
+		{
+			displayName: 'Sentinel Username',
+			name: 'sentinelUsername',
+			type: 'string',
+			default: '',
+			hint: 'Only when the Sentinels themselves require authentication',
+			displayOptions: { show: { connection: ['sentinel'] } },
+		},
+		{
+			displayName: 'Sentinel Password',
+			name: 'sentinelPassword',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			hint: 'Only when the Sentinels themselves require authentication (requirepass in sentinel.conf)',
+			displayOptions: { show: { connection: ['sentinel'] } },
+		},
+		{
+			displayName: 'Cluster Nodes',
+			name: 'clusterNodes',
+			type: 'string',
+			default: '',
+			placeholder: '10.0.0.1:6379, 10.0.0.2:6379, 10.0.0.3:6379',
+			description:
+				'One or more nodes of the cluster as host:port, separated by commas (port 6379 when left out); the other nodes are discovered',
+			displayOptions: { show: { connection: ['cluster'] } },
+		},
+		{
+			displayName:
+				'Redis Cluster has only database 0. Dedup keys carry the destination as a hash tag (<prefix>:<platform>:{<destination>}:<event ID>) so that one batch stays in one slot; moving from a single Redis to a cluster therefore starts dedup memory afresh.',
+			name: 'clusterNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { connection: ['cluster'] } },
+		},
+		{
 			displayName: 'Username',
 			name: 'username',
 			type: 'string',
 			default: '',
 			hint: 'Leave blank for password-only authentication',
-			displayOptions: { show: { connection: ['fields'] } },
+			displayOptions: { show: { connection: ['fields', 'sentinel', 'cluster'] } },
 		},
 		{
 			displayName: 'Password',
@@ -64,22 +128,23 @@ export class LeadCapiRedisApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			displayOptions: { show: { connection: ['fields'] } },
+			displayOptions: { show: { connection: ['fields', 'sentinel', 'cluster'] } },
 		},
 		{
 			displayName: 'Database Number',
 			name: 'database',
 			type: 'number',
 			default: 0,
-			displayOptions: { show: { connection: ['fields'] } },
+			displayOptions: { show: { connection: ['fields', 'sentinel'] } },
 		},
 		{
 			displayName: 'SSL/TLS',
 			name: 'tls',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to connect over TLS',
-			displayOptions: { show: { connection: ['fields'] } },
+			description:
+				'Whether to connect over TLS (with Sentinel: to the Sentinels and to the master)',
+			displayOptions: { show: { connection: ['fields', 'sentinel', 'cluster'] } },
 		},
 		{
 			displayName: 'Ignore SSL Issues (Insecure)',

@@ -11,7 +11,13 @@ export async function leadCapiRedisConnectionTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
-	const result = await testRedisConnection(redisConfigFromCredentials(credential.data ?? {}), 5_000);
+	let config;
+	try {
+		config = redisConfigFromCredentials(credential.data ?? {});
+	} catch (error) {
+		return { status: 'Error', message: error instanceof Error ? error.message : String(error) };
+	}
+	const result = await testRedisConnection(config, 5_000);
 	if (result.ok) return { status: 'OK', message: 'Connection successful: Redis answered PING' };
 	return { status: 'Error', message: result.message };
 }

@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import type Redis from 'ioredis';
 import { createRedisClient, describeRedis, type RedisConnectionConfig } from '../../shared';
+import {
+	DEFAULT_SENTINEL_PORT,
+	parseRedisAddresses,
+	type RedisClient,
+} from '../../shared/dedup/redisClient';
 
 /**
  * One Redis connection per credential, reused across executions of this n8n process (as n8n's
@@ -10,7 +14,7 @@ import { createRedisClient, describeRedis, type RedisConnectionConfig } from '..
 const IDLE_CLOSE_MS = 5 * 60_000;
 
 interface PoolEntry {
-	client: Redis;
+	client: RedisClient;
 	description: string;
 	lastUsed: number;
 }
@@ -18,24 +22,59 @@ interface PoolEntry {
 const pool = new Map<string, PoolEntry>();
 let sweeper: ReturnType<typeof setInterval> | undefined;
 
+const text = (value: unknown): string | undefined => (value ? String(value) : undefined);
+
+/**
+ * The credential as a connection config. Throws a message naming the field when an address
+ * list cannot be read (shown by the credential test and by the node that uses it).
+ */
 export function redisConfigFromCredentials(
 	credentials: ICredentialDataDecryptedObject,
 ): RedisConnectionConfig {
-	if (credentials.connection === 'url') {
-		return {
-			url: String(credentials.url ?? ''),
-			allowUnauthorizedCerts: Boolean(credentials.disableTlsVerification),
-		};
-	}
-	return {
-		host: String(credentials.host || '127.0.0.1'),
-		port: Number(credentials.port || 6379),
-		username: credentials.username ? String(credentials.username) : undefined,
-		password: credentials.password ? String(credentials.password) : undefined,
-		database: Number(credentials.database || 0),
+	const allowUnauthorizedCerts = Boolean(credentials.disableTlsVerification);
+	const auth = {
+		username: text(credentials.username),
+		password: text(credentials.password),
 		tls: Boolean(credentials.tls),
-		allowUnauthorizedCerts: Boolean(credentials.disableTlsVerification),
+		allowUnauthorizedCerts,
 	};
+	switch (credentials.connection) {
+		case 'url':
+			return { url: String(credentials.url ?? ''), allowUnauthorizedCerts };
+		case 'sentinel': {
+			const masterName = String(credentials.masterName ?? '').trim();
+			if (!masterName) {
+				throw new Error('Master Name: enter the name the Sentinels monitor, e.g. mymaster');
+			}
+			return {
+				mode: 'sentinel',
+				sentinels: parseRedisAddresses(
+					String(credentials.sentinels ?? ''),
+					DEFAULT_SENTINEL_PORT,
+					'Sentinel Addresses',
+				),
+				masterName,
+				sentinelUsername: text(credentials.sentinelUsername),
+				sentinelPassword: text(credentials.sentinelPassword),
+				database: Number(credentials.database || 0),
+				...auth,
+			};
+		}
+		case 'cluster':
+			return {
+				mode: 'cluster',
+				nodes: parseRedisAddresses(String(credentials.clusterNodes ?? ''), 6379, 'Cluster Nodes'),
+				...auth,
+			};
+		default:
+			// 'fields', and credentials saved before the connection type existed.
+			return {
+				host: String(credentials.host || '127.0.0.1'),
+				port: Number(credentials.port || 6379),
+				database: Number(credentials.database || 0),
+				...auth,
+			};
+	}
 }
 
 function poolKey(config: RedisConnectionConfig): string {
@@ -56,7 +95,10 @@ function sweep(): void {
 	}
 }
 
-export function getRedisClient(config: RedisConnectionConfig): { client: Redis; description: string } {
+export function getRedisClient(config: RedisConnectionConfig): {
+	client: RedisClient;
+	description: string;
+} {
 	const key = poolKey(config);
 	let entry = pool.get(key);
 	if (!entry || entry.client.status === 'end') {

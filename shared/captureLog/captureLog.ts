@@ -1,5 +1,4 @@
-import type Redis from 'ioredis';
-import { waitForReady } from '../dedup/redisClient';
+import { waitForReady, type RedisClient } from '../dedup/redisClient';
 import type { LeadRecord } from '../types';
 import { redactForLog, type RedactedRecord } from './redact';
 
@@ -35,6 +34,8 @@ export interface CaptureLogOptions {
  * The capture log behind the rule preview: a Redis stream of redacted captures (no raw email,
  * phone or name). Appending trims by age (MINID) and by length (MAXLEN) in the same round trip;
  * the key expires a day after the last capture beyond the window, so abandoned logs vanish.
+ * Every command touches the one stream key, so a Redis Cluster client works unchanged (the
+ * MULTI goes to the key's node).
  */
 export class CaptureLog {
 	readonly key: string;
@@ -44,7 +45,7 @@ export class CaptureLog {
 	private readonly clock: () => number;
 
 	constructor(
-		private readonly client: Redis,
+		private readonly client: RedisClient,
 		options: CaptureLogOptions,
 	) {
 		this.key = options.key;

@@ -8,7 +8,12 @@ export {
 	testRedisConnection,
 	waitForReady,
 	friendlyRedisError,
+	parseRedisAddresses,
+	redisClientOptions,
+	isClusterClient,
+	redisErrorHint,
 	DEFAULT_REDIS_CONNECT_TIMEOUT_MS,
 	DEFAULT_REDIS_COMMAND_TIMEOUT_MS,
+	DEFAULT_SENTINEL_PORT,
 } from './redisClient';
-export type { RedisConnectionConfig } from './redisClient';
+export type * from './redisClient';

@@ -26,14 +26,14 @@ export class MemoryDedupStore implements DedupStore {
 
 	constructor(private readonly clock: () => number = Date.now) {}
 
-	async claimBatch(keys: string[], claimTtlMs: number): Promise<ClaimBatchResult> {
+	async claimBatch(keys: string[], claimTtlMs: number, ownerToken?: string): Promise<ClaimBatchResult> {
 		const now = this.clock();
 		this.sweep(now);
-		const token = randomUUID();
+		const token = ownerToken ?? randomUUID();
 		const claim = `c:${token}`;
 		const outcomes = keys.map((key) => {
 			const entry = this.live(key, now);
-			if (!entry) {
+			if (!entry || entry.state === claim) {
 				this.entries.set(key, { state: claim, expiresAt: now + claimTtlMs });
 				return 'claimed' as const;
 			}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
-import { waitForReady } from './redisClient';
+import { isClusterClient, redisErrorHint, waitForReady, type RedisClient } from './redisClient';
 import {
 	recentBuckets,
 	summarizeStats,
@@ -15,7 +15,10 @@ import { DedupStoreError } from './types';
  * else is stored: no personal data ever reaches Redis, only hashed event ids in key names.
  */
 
-/** KEYS = keys to claim; ARGV[1] = claim value, ARGV[2] = claim TTL ms. Returns 0 claimed, 1 sent, 2 in flight. */
+/**
+ * KEYS = keys to claim; ARGV[1] = claim value, ARGV[2] = claim TTL ms. Returns 0 claimed (also
+ * when this owner already holds it), 1 sent, 2 in flight (another owner's live claim).
+ */
 const CLAIM_SCRIPT = `
 local out = {}
 for i, key in ipairs(KEYS) do
@@ -28,6 +31,8 @@ for i, key in ipairs(KEYS) do
       out[i] = 0
     elseif v == 's' then
       out[i] = 1
+    elseif v == ARGV[1] then
+      out[i] = 0
     else
       out[i] = 2
     end
@@ -94,21 +99,27 @@ export interface RedisDedupStoreOptions {
  * Redis-backed dedup: one EVAL claims a whole batch (SET NX PX per key, atomically), one EVAL
  * settles it. Every claim carries an owner token, so only the run that claimed a key can
  * commit or release it; a crashed run's claims expire on their own.
+ *
+ * On a Redis Cluster a script may only touch keys of one hash slot, so the store asks for
+ * hash-tagged keys (`{<destination>}`): a dispatch goes to one destination, hence its whole
+ * batch and its stats key share a slot and still take one EVAL each.
  */
 export class RedisDedupStore implements DedupStore {
 	readonly description: string;
+	readonly hashTagKeys: boolean;
 	private readonly connectTimeoutMs: number;
 
 	constructor(
-		private readonly client: Redis,
+		private readonly client: RedisClient,
 		options: RedisDedupStoreOptions,
 	) {
 		this.description = `Dedup store (${options.description})`;
 		this.connectTimeoutMs = options.connectTimeoutMs ?? 3_000;
+		this.hashTagKeys = isClusterClient(client);
 	}
 
-	async claimBatch(keys: string[], claimTtlMs: number): Promise<ClaimBatchResult> {
-		const token = randomUUID();
+	async claimBatch(keys: string[], claimTtlMs: number, ownerToken?: string): Promise<ClaimBatchResult> {
+		const token = ownerToken ?? randomUUID();
 		if (keys.length === 0) return { token, outcomes: [] };
 		const codes = await this.run(CLAIM_SCRIPT, keys, [`c:${token}`, String(claimTtlMs)]);
 		return { token, outcomes: codes.map((code) => OUTCOMES[code] ?? 'in_flight') };
@@ -152,22 +163,35 @@ export class RedisDedupStore implements DedupStore {
 
 	async readStats(prefix: string, options: { hours: number; now?: number }): Promise<DestinationStats[]> {
 		const wanted = recentBuckets(options.now ?? Date.now(), options.hours);
+		const client = this.client;
 		return this.guard(async () => {
-			const keys: string[] = [];
-			let cursor = '0';
-			do {
-				const [next, found] = await this.client.scan(cursor, 'MATCH', `${prefix}:stats:*`, 'COUNT', 1000);
-				cursor = next;
-				for (const key of found) if (wanted.has(key.slice(key.lastIndexOf(':') + 1))) keys.push(key);
-			} while (cursor !== '0');
-			const pipeline = this.client.pipeline();
-			for (const key of keys) pipeline.hgetall(key);
-			const replies = (await pipeline.exec()) ?? [];
-			return summarizeStats(
-				replies.map(([, fields]) => (fields ?? {}) as Record<string, string>),
-				options.hours,
+			// SCAN walks one server's keyspace: in a cluster, every master holds a share of the
+			// destinations, so each is scanned and read on its own connection.
+			const servers = isClusterClient(client) ? client.nodes('master') : [client];
+			const perServer = await Promise.all(
+				servers.map((server) => readStatsBuckets(server, `${prefix}:stats:*`, wanted)),
 			);
+			const buckets = new Map<string, Record<string, string>>();
+			const moved: string[] = [];
+			for (const found of perServer) {
+				for (const [key, fields] of found.buckets) buckets.set(key, fields);
+				moved.push(...found.failed);
+			}
+			// A key that moved to another master while we read (resharding) is read through the
+			// cluster, which follows the redirection.
+			for (const key of moved) {
+				if (!buckets.has(key)) buckets.set(key, await client.hgetall(key));
+			}
+			return summarizeStats([...buckets.values()], options.hours);
 		});
+	}
+
+	private storeError(error: unknown): DedupStoreError {
+		const message = error instanceof Error ? error.message : String(error);
+		const hint = /MOVED|CROSSSLOT|unknown command/.test(message)
+			? redisErrorHint(message, { cluster: this.hashTagKeys })
+			: undefined;
+		return new DedupStoreError(this.description, hint ?? message);
 	}
 
 	/** Runs a command sequence once connected; errors name the store. */
@@ -176,10 +200,7 @@ export class RedisDedupStore implements DedupStore {
 			await waitForReady(this.client, this.connectTimeoutMs);
 			return await work();
 		} catch (error) {
-			throw new DedupStoreError(
-				this.description,
-				error instanceof Error ? error.message : String(error),
-			);
+			throw this.storeError(error);
 		}
 	}
 
@@ -197,10 +218,37 @@ export class RedisDedupStore implements DedupStore {
 			}
 			return reply.map(Number);
 		} catch (error) {
-			throw new DedupStoreError(
-				this.description,
-				error instanceof Error ? error.message : String(error),
-			);
+			throw this.storeError(error);
 		}
 	}
+}
+
+/**
+ * The hourly stats hashes on one server whose bucket is wanted: SCAN, then one pipeline of
+ * HGETALL. Keys that moved to another node meanwhile are returned in `failed`.
+ */
+async function readStatsBuckets(
+	server: Redis,
+	pattern: string,
+	wanted: Set<string>,
+): Promise<{ buckets: Map<string, Record<string, string>>; failed: string[] }> {
+	const keys: string[] = [];
+	let cursor = '0';
+	do {
+		const [next, found] = await server.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+		cursor = next;
+		for (const key of found) if (wanted.has(key.slice(key.lastIndexOf(':') + 1))) keys.push(key);
+	} while (cursor !== '0');
+	const buckets = new Map<string, Record<string, string>>();
+	const failed: string[] = [];
+	if (keys.length === 0) return { buckets, failed };
+	const pipeline = server.pipeline();
+	for (const key of keys) pipeline.hgetall(key);
+	const replies = (await pipeline.exec()) ?? [];
+	replies.forEach(([error, fields], i) => {
+		if (!error) buckets.set(keys[i], (fields ?? {}) as Record<string, string>);
+		else if (/^(MOVED|ASK) /.test(error.message)) failed.push(keys[i]);
+		// Anything else under the stats pattern is not ours to count.
+	});
+	return { buckets, failed };
 }

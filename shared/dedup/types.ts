@@ -45,7 +45,11 @@ export interface DedupStore {
 	 * (one script can touch them all).
 	 */
 	readonly hashTagKeys?: boolean;
-	claimBatch(keys: string[], claimTtlMs: number): Promise<ClaimBatchResult>;
+	/**
+	 * Claims keys for one run. Pass the token of an earlier claim of this run to extend it (a
+	 * re-claim of keys that were in flight elsewhere); without one, a new token is made.
+	 */
+	claimBatch(keys: string[], claimTtlMs: number, token?: string): Promise<ClaimBatchResult>;
 	settleBatch(token: string, request: SettleRequest): Promise<SettleResult>;
 	/** Writes counters when a dispatch had nothing to settle (one round trip). */
 	recordStats(stats: StatsIncrements): Promise<void>;

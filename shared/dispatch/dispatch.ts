@@ -27,6 +27,9 @@ interface Prepared<Payload> {
 }
 
 const DEFAULT_CONCURRENCY = 4;
+/** How long a dispatch waits for another run's live claim on the same event to settle. */
+const DEFAULT_IN_FLIGHT_WAIT_MS = 10_000;
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * items → events → claim → chunks → send → settle → exactly one result per input item.
@@ -42,6 +45,7 @@ export async function dispatch<Config, Payload>(
 ): Promise<ItemResult[]> {
 	const { adapter, config } = options;
 	const clock = options.clock ?? Date.now;
+	const sleep = options.sleep ?? realSleep;
 	const now = clock();
 	const destination = adapter.destinationId(config);
 	const prefix = options.keyPrefix || DEFAULT_KEY_PREFIX;
@@ -196,21 +200,50 @@ export async function dispatch<Config, Payload>(
 		}
 		if (outcomes) {
 			toSend = [];
-			prepared.forEach((p, i) => {
-				const outcome = outcomes![i];
-				if (outcome === 'claimed') {
-					toSend.push(p);
-					return;
+			let waiting: Prepared<Payload>[] = [];
+			const apply = (batch: Prepared<Payload>[], found: ClaimOutcome[]) => {
+				const still: Prepared<Payload>[] = [];
+				batch.forEach((p, i) => {
+					if (found[i] === 'claimed') toSend.push(p);
+					else if (found[i] === 'in_flight') still.push(p);
+					else {
+						const r = results[p.index];
+						r.status = 'duplicate';
+						r.dedup = 'sent_before';
+						r.warnings.push('already sent by an earlier run: not sent again');
+					}
+				});
+				return still;
+			};
+			waiting = apply(prepared, outcomes);
+			// Another run holds a live claim: a duplicate delivery racing this one, or a run that
+			// crashed after claiming. Wait (bounded) for it to settle: "sent" makes this a
+			// duplicate, a released or expired claim is claimed and sent here. Only the rare
+			// contended keys cost extra round trips.
+			const waitMs = options.inFlightWaitMs ?? DEFAULT_IN_FLIGHT_WAIT_MS;
+			const deadline = clock() + waitMs;
+			let delay = 200;
+			while (waiting.length > 0 && clock() + delay <= deadline) {
+				await sleep(delay);
+				delay = Math.min(delay * 2, 2_000);
+				try {
+					const again = await options.store.claimBatch(
+						waiting.map((p) => p.key),
+						options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS,
+						token,
+					);
+					waiting = apply(waiting, again.outcomes);
+				} catch {
+					break;
 				}
+			}
+			for (const p of waiting) {
 				const r = results[p.index];
-				r.status = 'duplicate';
-				r.dedup = outcome === 'sent' ? 'sent_before' : 'in_flight';
-				r.warnings.push(
-					outcome === 'sent'
-						? 'already sent by an earlier run: not sent again'
-						: 'another run is sending this event right now (its claim is live): not sent twice',
-				);
-			});
+				r.status = 'failed';
+				r.retryable = true;
+				r.dedup = 'in_flight';
+				r.error = `another run claimed this event and has not settled it within ${Math.round(waitMs / 1000)} s; nothing was sent here. If that run crashed, its claim expires within ${Math.round((options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS) / 1000)} s and a retry sends the event`;
+			}
 		}
 	}
 	for (const p of toSend) {

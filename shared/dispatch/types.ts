@@ -134,5 +134,11 @@ export interface DispatchOptions<Config, Payload> {
 	concurrency?: number;
 	dryRun?: boolean;
 	includePayload?: boolean;
+	/**
+	 * How long to wait for another run's live claim on the same event to settle (default 10 s)
+	 * before failing the item as retryable.
+	 */
+	inFlightWaitMs?: number;
 	clock?: () => number;
+	sleep?: (ms: number) => Promise<void>;
 }

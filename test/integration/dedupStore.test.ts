@@ -79,6 +79,12 @@ describe.each([
 		expect(again.outcomes).toEqual(['sent', 'claimed', 'claimed']);
 	});
 
+	it('lets a run re-claim its own keys with its token', async () => {
+		const mine = await h.store.claimBatch([key('own')], HOUR);
+		expect((await h.other().claimBatch([key('own')], HOUR, mine.token)).outcomes).toEqual(['claimed']);
+		expect((await h.other().claimBatch([key('own')], HOUR)).outcomes).toEqual(['in_flight']);
+	});
+
 	it('reports a live claim of another run as in flight', async () => {
 		await h.store.claimBatch([key('x')], HOUR);
 		const second = await h.other().claimBatch([key('x')], HOUR);

@@ -120,6 +120,63 @@ describe('dispatch', () => {
 	});
 });
 
+describe('dispatch: another run holds the claim', () => {
+	const store = () => new MemoryDedupStore();
+	const ONE_HOUR = 3_600_000;
+	const keyOf = (id: string) => `leadcapi:meta:d1:${deriveEventId('d1', 'Lead', id)}`;
+
+	/** A run of ours whose sleeps let the "other run" act (the test's scripted timeline). */
+	const racing = (s: MemoryDedupStore, between: (waited: number) => Promise<void>) => {
+		const { adapter, sent } = recordingPlatform((p) => p.map(() => ({ status: 'sent' as const })));
+		let waited = 0;
+		const results = dispatch([item('a')], {
+			adapter,
+			config: { destination: 'd1' },
+			transport: new Transport(),
+			store: s,
+			inFlightWaitMs: 5_000,
+			sleep: async (ms) => {
+				waited += ms;
+				await between(waited);
+			},
+		});
+		return { results, sent };
+	};
+
+	it('waits for it and reports a duplicate when it commits', async () => {
+		const s = store();
+		const other = await s.claimBatch([keyOf('a')], ONE_HOUR);
+		const { results, sent } = racing(s, async (waited) => {
+			if (waited >= 400) await s.settleBatch(other.token, { commit: [keyOf('a')], release: [], committedTtlMs: ONE_HOUR });
+		});
+		const [r] = await results;
+		expect(r).toMatchObject({ status: 'duplicate', dedup: 'sent_before' });
+		expect(sent).toHaveLength(0);
+	});
+
+	it('claims and sends the event itself when the other run releases it', async () => {
+		const s = store();
+		const other = await s.claimBatch([keyOf('a')], ONE_HOUR);
+		const { results, sent } = racing(s, async () => {
+			await s.settleBatch(other.token, { commit: [], release: [keyOf('a')], committedTtlMs: ONE_HOUR });
+		});
+		const [r] = await results;
+		expect(r).toMatchObject({ status: 'sent', dedup: 'claimed' });
+		expect(sent.flat()).toHaveLength(1);
+		expect((await s.claimBatch([keyOf('a')], ONE_HOUR)).outcomes).toEqual(['sent']);
+	});
+
+	it('fails the item as retryable, never as a silent duplicate, when the claim outlives the wait', async () => {
+		const s = store();
+		await s.claimBatch([keyOf('a')], ONE_HOUR);
+		const { results, sent } = racing(s, async () => undefined);
+		const [r] = await results;
+		expect(r).toMatchObject({ status: 'failed', retryable: true, dedup: 'in_flight' });
+		expect(r.error).toMatch(/another run claimed this event and has not settled it within 5 s/);
+		expect(sent).toHaveLength(0);
+	});
+});
+
 describe('sendIsolating', () => {
 	it('splits rejected chunks until the bad events stand alone', async () => {
 		const bad = new Set([3, 11]);
