@@ -335,7 +335,9 @@ export const captureTriggerProperties: INodeProperties[] = [
 	{
 		// n8n parses webhook bodies itself before a trigger runs (and answers 422 to malformed
 		// JSON) unless the trigger's `options.binaryData` is set; the capture core needs the raw
-		// bytes untouched (signatures, size limit, its own 400 for malformed bodies).
+		// bytes untouched (signatures, size limit, its own 400 for malformed bodies). n8n 1.123
+		// and 2.x (parseRequestBody in webhook-helpers, checked in 2.41.1) read this switch only
+		// for a trigger at typeVersion 1: a version 2 of this node needs another way.
 		displayName: 'Raw Body',
 		name: 'options',
 		type: 'hidden',

@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # Install a real n8n into a cache folder outside the repository (idempotent).
 #   scripts/n8n/install.sh            -> prints the install folder on stdout
-# Env: LEAD_CAPI_N8N_VERSION (default 1.123.81; 2.x needs Node >= 24: set LEAD_CAPI_NODE)
+# Env: LEAD_CAPI_N8N_VERSION (default 1.123.81; "2.x" = the n8n 2.x the suite is tested with,
+#                            below; 2.36+ needs Node >= 24: set LEAD_CAPI_NODE)
 #      LEAD_CAPI_N8N_HOME    (default ${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-lead-capi/n8n-<version>)
 #      LEAD_CAPI_NODE        node binary to install and run n8n with (default: node on PATH),
 #                            e.g. "$(scripts/n8n/install-node.sh)" for Node 24
-# n8n is ~1.8 GB and needs ~4-5 minutes the first time; a second call returns at once.
+# n8n is ~1.8 GB (1.123) or ~2.9 GB (2.x) and needs ~4-6 minutes the first time; a second call
+# returns at once.
 set -euo pipefail
 VERSION="${LEAD_CAPI_N8N_VERSION:-1.123.81}"
+# The n8n 2.x the end-to-end suite runs (`npm run test:e2e:n8n2`): the newest 2.x that installs.
+# Not 2.41.3 (npm's "latest" when this was written): it pins @n8n/agents@0.26.2, a version the
+# registry does not have, so `npm install n8n@2.41.3` fails with ETARGET. 2.41.1 installs.
+N8N2_VERSION=2.41.1
+if [ "$VERSION" = 2.x ]; then VERSION="$N8N2_VERSION"; fi
 DIR="${LEAD_CAPI_N8N_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-lead-capi/n8n-$VERSION}"
 log() { echo "n8n-install: $*" >&2; }
 if [ -n "${LEAD_CAPI_NODE:-}" ]; then

@@ -10,6 +10,31 @@
  *  - activation from the CLI only takes effect at the next start;
  *  - /healthz/readiness answers before active workflows' webhooks are registered: also wait
  *    for "Editor is now accessible".
+ *
+ * n8n 1.123.x and 2.x (tested: 2.41.1) both run through here. LEAD_CAPI_NODE picks the Node
+ * binary (2.36+ needs Node 24), LEAD_CAPI_N8N_VERSION the n8n (scripts/n8n/install.sh). What
+ * differs in 2.x is handled by looking at the installed n8n, not at its version number:
+ *  - Node: n8n's `engines` are checked up front (2.36+: >= 24), and the JS task runner, which
+ *    n8n starts as `node` from PATH, gets the chosen Node first on PATH (nodeBinary, n8nEnv);
+ *  - expressions: on Node 24 isolated-vm loads, so 2.x keeps its default `vm` engine (legacy
+ *    only where isolated-vm does not load: Node 20);
+ *  - task runners are always on in 2.x and N8N_RUNNERS_ENABLED is deprecated: set only where
+ *    n8n still reads it (1.x);
+ *  - activation: `publish:workflow --id` (2.x) instead of `update:workflow --active=true`;
+ *  - start-up: 2.x still logs "Editor is now accessible", but publishes active workflows
+ *    afterwards, asynchronously (publication outbox): their webhooks answer 404 for a moment.
+ *    waitForActiveWorkflows polls /rest/workflows/:id/publication-status until all are live;
+ *  - OAuth2: 2.x ignores stored values of the OAuth2 endpoint fields a credential type
+ *    declares hidden (authUrl, accessTokenUrl, …) and uses the type's defaults, so a local
+ *    stand-in's token URL goes in as a credential overwrite (importCredentials). `n8n execute`
+ *    does not load overwrites in 2.x: a workflow using such a credential runs on a short-lived
+ *    `n8n start` through the REST API instead (executeWorkflow);
+ *  - 2.x checks the package's n8nNodesApiVersion at load time and skips an incompatible
+ *    package with only a warning: checked up front here (assertCompatible).
+ * The same in both (checked in 2.41.1): import:workflow and import:credentials (credentials in
+ * clear), the `execute --id --rawOutput` run JSON, /rest/owner/setup, /rest/login,
+ * /rest/credentials/test, /rest/executions, the `options.binaryData` raw-body switch of a
+ * version-1 webhook trigger.
  */
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -19,18 +44,112 @@ const { freePort } = require('../local/redis.js');
 const REPO = path.resolve(__dirname, '..', '..');
 const PACKAGE_NAME = require(path.join(REPO, 'package.json')).name;
 
+/**
+ * The Node.js binary every n8n process runs with: LEAD_CAPI_NODE (n8n 2.36+ needs Node 24,
+ * which scripts/n8n/install-node.sh provides without touching the system Node), else this
+ * process's own.
+ */
+function nodeBinary() {
+	return process.env.LEAD_CAPI_NODE ? path.resolve(process.env.LEAD_CAPI_NODE) : process.execPath;
+}
+
+/** @param {string} home */
+function n8nBin(home) {
+	return path.join(home, 'node_modules', 'n8n', 'bin', 'n8n');
+}
+
 /** Installs n8n into the cache folder when needed and returns that folder. */
 function ensureN8n() {
+	// install.sh honours LEAD_CAPI_N8N_VERSION and LEAD_CAPI_NODE (installs with that Node).
 	const result = spawnSync('bash', [path.join(__dirname, 'install.sh')], {
 		encoding: 'utf8',
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});
 	if (result.status !== 0) throw new Error('n8n install failed (see the lines above)');
 	const home = result.stdout.trim().split('\n').pop() || '';
-	if (!fs.existsSync(path.join(home, 'node_modules', 'n8n', 'bin', 'n8n'))) {
-		throw new Error(`n8n not found in ${home}`);
-	}
+	if (!fs.existsSync(n8nBin(home))) throw new Error(`n8n not found in ${home}`);
 	return home;
+}
+
+/**
+ * A file of the n8n install, resolved the way n8n itself would (null when it does not exist:
+ * that is how the helpers below tell n8n versions apart).
+ * @param {string} home
+ * @param {string} request e.g. '@n8n/config/dist/configs/runners.config.js'
+ */
+function n8nFile(home, request) {
+	try {
+		return require.resolve(request, { paths: [path.join(home, 'node_modules', 'n8n')] });
+	} catch {
+		return null;
+	}
+}
+
+/**
+ * Whether n8n still reads an environment variable: its config classes name each one.
+ * @param {string} home
+ * @param {string} configFile e.g. 'runners.config.js'
+ * @param {string} name
+ */
+function n8nReadsEnv(home, configFile, name) {
+	const file = n8nFile(home, `@n8n/config/dist/configs/${configFile}`);
+	return !!file && fs.readFileSync(file, 'utf8').includes(`'${name}'`);
+}
+
+/**
+ * The OAuth2 fields n8n 2.x pins to the credential type's defaults when the type declares them
+ * hidden (stored values are ignored); empty for n8n 1.x, which uses stored values.
+ * @param {string} home
+ * @returns {string[]}
+ */
+function oauthPinnedFields(home) {
+	const file = n8nFile(home, 'n8n/dist/oauth/dcr-managed-fields.js');
+	if (!file) return [];
+	const pinned = require(file).OAUTH_PINNED_FIELDS;
+	return Array.isArray(pinned) ? pinned : [];
+}
+
+/**
+ * The Node version of `node` and whether isolated-vm loads on it, in one process.
+ * @param {string} home
+ */
+function probeNode(home) {
+	const ivm = JSON.stringify(path.join(home, 'node_modules', 'isolated-vm'));
+	const probe = spawnSync(
+		nodeBinary(),
+		['-p', `let ivm = true; try { require(${ivm}); } catch { ivm = false; } process.versions.node + ' ' + ivm`],
+		{ encoding: 'utf8' },
+	);
+	if (probe.status !== 0) throw new Error(`cannot run ${nodeBinary()}: ${probe.stderr || probe.error}`);
+	const [version, ivmLoads] = probe.stdout.trim().split(' ');
+	return { version, isolatedVm: ivmLoads === 'true' };
+}
+
+/**
+ * Fails early, with the fix, where n8n would fail late or quietly: n8n's bin exits on a Node
+ * outside its `engines` (2.36+ needs Node 24), and n8n 2.x skips a package whose
+ * n8nNodesApiVersion it does not support with only a warning in its log.
+ * @param {string} home
+ * @param {string} nodeVersion
+ */
+function assertCompatible(home, nodeVersion) {
+	const n8nPkg = require(path.join(home, 'node_modules', 'n8n', 'package.json'));
+	const semverFile = n8nFile(home, 'semver');
+	const range = n8nPkg.engines && n8nPkg.engines.node;
+	if (range && semverFile && !require(semverFile).satisfies(nodeVersion, range)) {
+		throw new Error(
+			`n8n ${n8nPkg.version} needs Node ${range}, ${nodeBinary()} is ${nodeVersion}: run with ` +
+				'LEAD_CAPI_NODE="$(bash scripts/n8n/install-node.sh)" (Node 24 from npm, the system Node stays)',
+		);
+	}
+	const constants = n8nFile(home, '@n8n/constants/dist/community-nodes.js');
+	const supported = constants ? require(constants).N8N_NODES_API_VERSION : undefined;
+	const declared = require(path.join(REPO, 'package.json')).n8n.n8nNodesApiVersion;
+	if (typeof supported === 'number' && declared > supported) {
+		throw new Error(
+			`n8n ${n8nPkg.version} supports n8nNodesApiVersion <= ${supported}, the package declares ${declared}`,
+		);
+	}
 }
 
 /**
@@ -41,6 +160,8 @@ function ensureN8n() {
  * @param {Record<string, string>} [extra]
  */
 function n8nEnv(home, userFolder, brokerPort, extra = {}) {
+	const node = probeNode(home);
+	assertCompatible(home, node.version);
 	/** @type {Record<string, string>} */
 	const env = {
 		...(/** @type {Record<string, string>} */ (process.env)),
@@ -53,22 +174,37 @@ function n8nEnv(home, userFolder, brokerPort, extra = {}) {
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
 		N8N_SECURE_COOKIE: 'false',
 		N8N_LOG_LEVEL: 'info',
-		N8N_RUNNERS_ENABLED: 'true',
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
 		N8N_ENCRYPTION_KEY: process.env.N8N_ENCRYPTION_KEY || 'lead-capi-local-only-key',
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_HOST: '127.0.0.1',
 		N8N_PROTOCOL: 'http',
-		...extra,
 	};
+	// 1.x runs Code nodes in-process unless told otherwise; 2.x always uses task runners and
+	// warns that N8N_RUNNERS_ENABLED is deprecated.
+	if (n8nReadsEnv(home, 'runners.config.js', 'N8N_RUNNERS_ENABLED')) env.N8N_RUNNERS_ENABLED = 'true';
+	// 2.x: OAuth2 endpoints of local stand-ins go in as credential overwrites (importCredentials
+	// fills this file; n8n reads it at every process start).
+	if (oauthPinnedFields(home).length > 0) {
+		const overwrites = path.join(userFolder, 'credential-overwrites.json');
+		fs.mkdirSync(userFolder, { recursive: true });
+		if (!fs.existsSync(overwrites)) fs.writeFileSync(overwrites, '{}');
+		env.CREDENTIALS_OVERWRITE_DATA_FILE = overwrites;
+	}
+	Object.assign(env, extra);
+	// n8n starts its JavaScript task runner with `node` from PATH, not with its own binary:
+	// the chosen Node's directory goes first, or the runner would run on the system Node.
+	const nodeDir = path.dirname(nodeBinary());
+	env.PATH = [nodeDir, ...(env.PATH || '').split(path.delimiter).filter((d) => d && d !== nodeDir)].join(
+		path.delimiter,
+	);
 	// Test runners set NODE_ENV=test (and JEST_*), which makes n8n's CLI skip its work silently.
 	for (const name of Object.keys(env)) {
 		if (name === 'NODE_ENV' || name.startsWith('JEST_')) delete env[name];
 	}
-	const ivm = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(path.join(home, 'node_modules', 'isolated-vm'))})`], {
-		stdio: 'ignore',
-	});
-	if (!env.N8N_EXPRESSION_ENGINE && ivm.status !== 0) env.N8N_EXPRESSION_ENGINE = 'legacy';
+	// isolated-vm has no build for Node 20 (install.sh skips its compile); on Node 22/24 n8n's
+	// default `vm` engine loads and stays.
+	if (!env.N8N_EXPRESSION_ENGINE && !node.isolatedVm) env.N8N_EXPRESSION_ENGINE = 'legacy';
 	return env;
 }
 
@@ -122,7 +258,7 @@ function installPackage(userFolder, source) {
  * @param {Record<string, string>} env
  */
 function cli(home, args, env) {
-	const result = spawnSync(process.execPath, [path.join(home, 'node_modules', 'n8n', 'bin', 'n8n'), ...args], {
+	const result = spawnSync(nodeBinary(), [n8nBin(home), ...args], {
 		env,
 		encoding: 'utf8',
 		maxBuffer: 512 * 1024 * 1024,
@@ -161,8 +297,17 @@ function findRunJson(text) {
 function importWorkflow(home, env, file, options = {}) {
 	const imported = cli(home, ['import:workflow', `--input=${file}`], env);
 	if (imported.code !== 0) throw new Error(`import:workflow ${file} failed:\n${imported.stdout}\n${imported.stderr}`);
+	const parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+	for (const workflow of Array.isArray(parsed) ? parsed : [parsed]) {
+		const credentialTypes = (workflow.nodes ?? []).flatMap(
+			(/** @type {{ credentials?: object }} */ n) => Object.keys(n.credentials ?? {}),
+		);
+		workflowCredentialTypes.set(`${env.N8N_USER_FOLDER}\0${workflow.id}`, credentialTypes);
+	}
 	if (options.activate) {
-		const id = JSON.parse(fs.readFileSync(file, 'utf8')).id;
+		const id = parsed.id;
+		// 2.x: `publish:workflow` (`update:workflow --active` is deprecated there); 1.x has no
+		// publish command.
 		const publish = fs.existsSync(path.join(home, 'node_modules', 'n8n', 'dist', 'commands', 'publish'));
 		const args = publish ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'];
 		const activated = cli(home, args, env);
@@ -176,8 +321,49 @@ function importWorkflow(home, env, file, options = {}) {
  * @param {string} file JSON array of { id, name, type, data: {...} } (data in clear)
  */
 function importCredentials(home, env, file) {
+	addOAuthOverwrites(home, env, file);
 	const result = cli(home, ['import:credentials', `--input=${file}`], env);
 	if (result.code !== 0) throw new Error(`import:credentials failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+/**
+ * n8n 2.x ignores stored values of the OAuth2 fields a credential type declares hidden (the
+ * token URL among them) and uses the type's defaults: Google's real endpoints. So that n8n
+ * still refreshes tokens through a local stand-in, the values the credentials file gives for
+ * those fields are added to the instance's credential overwrites (per credential type), which
+ * 2.x applies to exactly those fields. 1.x reads the stored values: nothing to do.
+ * @param {string} home
+ * @param {Record<string, string>} env
+ * @param {string} file
+ */
+function addOAuthOverwrites(home, env, file) {
+	const pinned = oauthPinnedFields(home);
+	const overwritesFile = env.CREDENTIALS_OVERWRITE_DATA_FILE;
+	if (pinned.length === 0 || !overwritesFile || env.CREDENTIALS_OVERWRITE_DATA) return;
+	const credentials = JSON.parse(fs.readFileSync(file, 'utf8'));
+	/** @type {Record<string, Record<string, unknown>>} */
+	const overwrites = JSON.parse(fs.readFileSync(overwritesFile, 'utf8'));
+	let changed = false;
+	for (const { type, data } of Array.isArray(credentials) ? credentials : [credentials]) {
+		// Pinning concerns OAuth credential types only (n8n names them …OAuth2Api / …OAuth1Api).
+		if (!/OAuth/.test(String(type)) || !data || typeof data !== 'object') continue;
+		for (const field of pinned) {
+			const value = data[field];
+			if (value === undefined || value === null || value === '') continue;
+			const current = overwrites[type]?.[field];
+			if (current !== undefined && current !== value) {
+				throw new Error(
+					`n8n 2.x takes ${type}.${field} from one instance-wide overwrite; two credentials give ` +
+						`different values (${JSON.stringify(current)}, ${JSON.stringify(value)})`,
+				);
+			}
+			if (current === undefined) {
+				overwrites[type] = { ...overwrites[type], [field]: value };
+				changed = true;
+			}
+		}
+	}
+	if (changed) fs.writeFileSync(overwritesFile, JSON.stringify(overwrites, null, 2));
 }
 
 /**
@@ -190,7 +376,7 @@ function importCredentials(home, env, file) {
  */
 function cliAsync(home, args, env) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [path.join(home, 'node_modules', 'n8n', 'bin', 'n8n'), ...args], {
+		const child = spawn(nodeBinary(), [n8nBin(home), ...args], {
 			env,
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
@@ -203,13 +389,51 @@ function cliAsync(home, args, env) {
 	});
 }
 
+/** A local-only owner account for the REST calls the helpers make (n8n.ts uses the same). */
+const LOCAL_OWNER = { email: 'e2e@example.com', password: 'E2e-Passw0rd-not-secret' };
+
+/**
+ * Credential types each imported workflow uses, per user folder (see importWorkflow): tells
+ * executeWorkflow whether a credential overwrite matters for a run.
+ * @type {Map<string, string[]>}
+ */
+const workflowCredentialTypes = new Map();
+
+/**
+ * The credential types with overwrites that `n8n execute` would not apply: n8n 2.x loads
+ * credential overwrites in `start`, `worker` and `webhook` only, not in `execute`.
+ * @param {string} home
+ * @param {Record<string, string>} env
+ * @returns {string[]}
+ */
+function overwritesMissedByExecute(home, env) {
+	const file = env.CREDENTIALS_OVERWRITE_DATA_FILE;
+	if (!file || !fs.existsSync(file)) return [];
+	const types = Object.keys(JSON.parse(fs.readFileSync(file, 'utf8')));
+	if (types.length === 0) return [];
+	const execute = n8nFile(home, 'n8n/dist/commands/execute.js');
+	if (execute && fs.readFileSync(execute, 'utf8').includes('CredentialsOverwrites')) return [];
+	return types;
+}
+
 /**
  * Runs a Manual-Trigger workflow once; returns the run JSON (status, data.resultData.runData).
+ * With `n8n execute`, except when the workflow uses a credential that only works through an
+ * overwrite `execute` does not load (n8n 2.x, OAuth2 against a local stand-in): then on a
+ * short-lived `n8n start`, as a manual run through the REST API, with the same run JSON.
  * @param {string} home
  * @param {Record<string, string>} env
  * @param {string} workflowId
+ * @param {{ owner?: { email: string, password: string } }} [options]
  */
-async function executeWorkflow(home, env, workflowId) {
+async function executeWorkflow(home, env, workflowId, options = {}) {
+	const missed = overwritesMissedByExecute(home, env);
+	if (missed.length > 0) {
+		const uses = workflowCredentialTypes.get(`${env.N8N_USER_FOLDER}\0${workflowId}`);
+		if (!uses || uses.some((type) => missed.includes(type))) {
+			return await executeWorkflowOnServer(home, env, workflowId, options.owner ?? LOCAL_OWNER);
+		}
+	}
 	const result = await cliAsync(home, ['execute', `--id=${workflowId}`, '--rawOutput'], { ...env, N8N_LOG_LEVEL: 'info' });
 	const run = findRunJson(result.stdout) || findRunJson(result.stderr);
 	if (!run) {
@@ -221,14 +445,69 @@ async function executeWorkflow(home, env, workflowId) {
 }
 
 /**
- * Starts `n8n start` and resolves once webhooks of active workflows answer.
+ * executeWorkflow on a running n8n: POST /rest/workflows/:id/run from the Manual Trigger,
+ * then the finished execution from /rest/executions/:id (its data is `flatted`-encoded).
+ * @param {string} home
+ * @param {Record<string, string>} env
+ * @param {string} workflowId
+ * @param {{ email: string, password: string }} owner
+ */
+async function executeWorkflowOnServer(home, env, workflowId, owner) {
+	const logFile = path.join(env.N8N_USER_FOLDER, 'n8n-execute.log');
+	const server = await startServer(home, env, { port: await freePort(), logFile });
+	try {
+		const cookie = await ownerSession(server.baseUrl, owner);
+		/** @param {string} restPath @param {unknown} [body] */
+		const rest = async (restPath, body) => {
+			const res = await fetch(`${server.baseUrl}/rest${restPath}`, {
+				method: body === undefined ? 'GET' : 'POST',
+				headers: { 'content-type': 'application/json', cookie },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			const text = await res.text();
+			if (!res.ok) throw new Error(`${restPath}: HTTP ${res.status} ${text.slice(0, 2000)}`);
+			const json = JSON.parse(text);
+			return json.data ?? json;
+		};
+		const workflow = await rest(`/workflows/${workflowId}`);
+		const trigger = workflow.nodes.find(
+			(/** @type {{ type: string }} */ n) => n.type === 'n8n-nodes-base.manualTrigger',
+		);
+		if (!trigger) throw new Error(`workflow ${workflowId} has no Manual Trigger`);
+		const started = await rest(`/workflows/${workflowId}/run`, { triggerToStartFrom: { name: trigger.name } });
+		if (!started.executionId) {
+			throw new Error(`run of ${workflowId} started no execution: ${JSON.stringify(started)}`);
+		}
+		const deadline = Date.now() + 300_000;
+		for (;;) {
+			const execution = await rest(`/executions/${started.executionId}`);
+			if (!['new', 'running', 'waiting'].includes(execution.status)) {
+				const flattedFile = n8nFile(home, 'flatted');
+				if (!flattedFile) throw new Error('flatted not found in the n8n install');
+				const data =
+					typeof execution.data === 'string' ? require(flattedFile).parse(execution.data) : execution.data;
+				const run = { ...execution, data, status: execution.status };
+				return { run, exitCode: execution.status === 'success' ? 0 : 1, stderr: '', stdout: '' };
+			}
+			if (Date.now() > deadline) throw new Error(`execution ${started.executionId} still ${execution.status}`);
+			await new Promise((r) => setTimeout(r, 250));
+		}
+	} finally {
+		await server.stop();
+	}
+}
+
+/**
+ * Starts `n8n start` and resolves once n8n logs "Editor is now accessible" and is ready. In 1.x
+ * webhooks of active workflows answer by then; in 2.x they are published a moment later: call
+ * waitForActiveWorkflows (needs the owner's session) before calling them.
  * @param {string} home
  * @param {Record<string, string>} env
  * @param {{ port: number, logFile: string, timeoutMs?: number }} options
  */
 async function startServer(home, env, options) {
 	const log = fs.openSync(options.logFile, 'a');
-	const child = spawn(process.execPath, [path.join(home, 'node_modules', 'n8n', 'bin', 'n8n'), 'start'], {
+	const child = spawn(nodeBinary(), [n8nBin(home), 'start'], {
 		env: { ...env, N8N_PORT: String(options.port), WEBHOOK_URL: `http://127.0.0.1:${options.port}/` },
 		stdio: ['ignore', log, log],
 	});
@@ -288,6 +567,54 @@ async function ownerSession(baseUrl, owner) {
 	return cookie;
 }
 
+/**
+ * Resolves once every active workflow's triggers are live. n8n 1.x activates them before it
+ * logs "Editor is now accessible" (startServer waits for that). n8n 2.x publishes them
+ * afterwards, asynchronously (its publication outbox), so a webhook called right after start
+ * answers 404 "not registered" for a moment; it reports progress per workflow at
+ * /rest/workflows/:id/publication-status (absent in 1.x: nothing to wait for).
+ * @param {string} baseUrl
+ * @param {string} cookie the owner's session (ownerSession)
+ * @param {{ timeoutMs?: number }} [options]
+ */
+async function waitForActiveWorkflows(baseUrl, cookie, options = {}) {
+	const timeoutMs = options.timeoutMs ?? 60_000;
+	const deadline = Date.now() + timeoutMs;
+	/**
+	 * @param {string} restPath
+	 * @returns {Promise<{ status: number, body: any }>}
+	 */
+	const get = async (restPath) => {
+		const res = await fetch(`${baseUrl}/rest${restPath}`, { headers: { cookie } });
+		return { status: res.status, body: res.ok ? await res.json() : await res.text() };
+	};
+	const list = await get('/workflows');
+	if (list.status !== 200) throw new Error(`GET /rest/workflows: HTTP ${list.status} ${list.body}`);
+	/** @type {Array<{ id: string, name: string, active?: boolean, activeVersionId?: string | null }>} */
+	const workflows = Array.isArray(list.body.data) ? list.body.data : list.body.data.data;
+	const active = workflows.filter((w) => w.active || w.activeVersionId);
+	for (const workflow of active) {
+		for (;;) {
+			const status = await get(`/workflows/${workflow.id}/publication-status`);
+			if (status.status === 404) return; // n8n 1.x (or publication service off): synchronous
+			if (status.status !== 200) {
+				throw new Error(`publication status of ${workflow.id}: HTTP ${status.status} ${status.body}`);
+			}
+			/** @type {{ status: string, triggers: Array<{ status: string, errorMessage?: string }> }} */
+			const publication = status.body.data ?? status.body;
+			if (publication.status === 'published') break;
+			if (publication.status === 'failed' || publication.status === 'partial') {
+				const errors = publication.triggers.filter((t) => t.errorMessage).map((t) => t.errorMessage);
+				throw new Error(`workflow ${workflow.id} (${workflow.name}) was not published: ${errors.join('; ')}`);
+			}
+			if (Date.now() > deadline) {
+				throw new Error(`workflow ${workflow.id} still "${publication.status}" after ${timeoutMs} ms`);
+			}
+			await new Promise((r) => setTimeout(r, 200));
+		}
+	}
+}
+
 module.exports = {
 	REPO,
 	PACKAGE_NAME,
@@ -303,4 +630,7 @@ module.exports = {
 	executeWorkflow,
 	startServer,
 	ownerSession,
+	waitForActiveWorkflows,
+	nodeBinary,
+	LOCAL_OWNER,
 };

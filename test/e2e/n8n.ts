@@ -67,10 +67,9 @@ export async function n8nWithPackage(): Promise<N8nInstance> {
 				port,
 				logFile: path.join(userFolder, 'n8n.log'),
 			});
-			const cookie: string = await n8n.ownerSession(server.baseUrl, {
-				email: 'e2e@example.com',
-				password: 'E2e-Passw0rd-not-secret',
-			});
+			const cookie: string = await n8n.ownerSession(server.baseUrl, n8n.LOCAL_OWNER);
+			// n8n 2.x publishes active workflows after start-up: wait until their webhooks answer.
+			await n8n.waitForActiveWorkflows(server.baseUrl, cookie);
 			return {
 				baseUrl: server.baseUrl,
 				rest: async (restPath: string, body: unknown) => {
