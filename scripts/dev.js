@@ -50,7 +50,9 @@ async function main() {
 
 	const server = await n8n.startServer(home, env, { port, logFile: path.join(userFolder, 'n8n.log') });
 	const demoSite = await startDemoSite(server.baseUrl, Number(process.env.LEAD_CAPI_SITE_PORT || 18082));
-	await n8n.ownerSession(server.baseUrl, OWNER).catch(() => undefined);
+	const cookie = await n8n.ownerSession(server.baseUrl, OWNER).catch(() => undefined);
+	// n8n 2.x activates workflows in the background after start-up: wait for their webhooks.
+	if (cookie) await n8n.waitForActiveWorkflows(server.baseUrl, cookie);
 
 	const lines = [
 		'',
