@@ -5,7 +5,7 @@ import type Redis from 'ioredis';
 import { adminRedis, dropPrefix } from '../support/redisClient';
 import { n8nWithPackage, type ItemJson, type N8nInstance } from './n8n';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startDemoPlatforms, DESTINATIONS } = require('../../scripts/n8n/demo.js');
+const { startDemoPlatforms, DESTINATIONS, DEMO } = require('../../scripts/n8n/demo.js');
 
 const REPO = path.join(__dirname, '..', '..');
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -118,6 +118,41 @@ describe('example workflows in a real n8n', () => {
 		for (const [name, list] of Object.entries(payloads)) {
 			expect([name, (standIns[name] as StandIn).received.length - before[name]]).toEqual([name, list.length]);
 		}
+	});
+
+	it('reports per destination what the senders sent, with match keys (Identity Normalizer: Health Report)', async () => {
+		const workflow = {
+			id: 'e2eHealthReport1',
+			name: 'e2e: health report',
+			nodes: [
+				{ id: randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					id: randomUUID(),
+					name: 'Health Report',
+					type: 'n8n-nodes-lead-capi.identityNormalizer',
+					typeVersion: 1,
+					position: [220, 0],
+					parameters: { operation: 'report', store: 'redis', hours: 24, platforms: ['google', 'meta', 'microsoft', 'pinterest', 'tiktok'] },
+					credentials: { leadCapiRedisApi: { id: DEMO.redis.id, name: DEMO.redis.name } },
+				},
+			],
+			connections: { Start: { main: [[{ node: 'Health Report', type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+		};
+		instance.importWorkflow(workflow);
+		const run = await instance.execute(workflow.id);
+		expect(run.status).toBe('success');
+		const report = run.nodes['Health Report'] as Array<{ platform: string; destination: string; sent: number; duplicate: number; match_keys: Record<string, { share: number }>; match_quality: number }>;
+		// The earlier tests of this file sent through every platform, then re-ran (duplicates).
+		expect(report.map((r) => r.platform).sort()).toEqual(['google', 'meta', 'microsoft', 'pinterest', 'tiktok']);
+		for (const r of report) {
+			expect([r.platform, r.sent > 0, r.duplicate > 0]).toEqual([r.platform, true, true]);
+			expect(r.match_quality).toBeGreaterThan(0);
+		}
+		const meta = report.find((r) => r.platform === 'meta')!;
+		expect(meta).toMatchObject({ destination: DESTINATIONS.metaPixel, sent: 4, duplicate: 4 });
+		expect(meta.match_keys.em.share).toBe(1);
+		fs.writeFileSync(path.join(REPO, '.e2e', 'health-report.json'), JSON.stringify(report, null, 2));
 	});
 
 	it("every platform's credential test passes with good values and fails, without echoing them, with bad ones", async () => {
