@@ -15,24 +15,35 @@ import type {
 	DispatchItem,
 	DispatchOptions,
 	ItemResult,
-	PlatformAdapter,
 	SendOutcome,
 } from './types';
 
-interface Prepared<Payload> {
+/** An item that has an event id and an event time: it may be claimed, built and sent. */
+interface Candidate {
 	index: number;
+	item: DispatchItem;
 	eventId: string;
+	eventTime: number;
 	key: string;
-	payload: Payload;
 }
 
 const DEFAULT_CONCURRENCY = 4;
 /** How long a dispatch waits for another run's live claim on the same event to settle. */
 const DEFAULT_IN_FLIGHT_WAIT_MS = 10_000;
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Lets pending I/O (a request just started, a response that arrived) run between CPU work. */
+const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * items → events → claim → chunks → send → settle → exactly one result per input item.
+ * items → event ids → per platform-sized batch: claim → build → send → settle → exactly one
+ * result per input item.
+ *
+ * Event ids need no identity work (`sha256(destination|event|record id)`), so each batch is
+ * claimed before anything is built and only claimed events are normalized, hashed and built —
+ * a re-run of already-sent leads costs almost nothing. A batch costs two Redis round trips
+ * (claim, settle) and one platform request; a few batches run at a time, so one batch's waits
+ * on Redis and on the platform overlap another batch's CPU work, and only the batches in
+ * flight are held in memory.
  *
  * Guarantees: an event is sent only under a claim this run owns (or with the store bypassed
  * in fail-open mode, or dedup off); an event is committed only when the platform acknowledged
@@ -50,27 +61,30 @@ export async function dispatch<Config, Payload>(
 	const destination = adapter.destinationId(config);
 	const prefix = options.keyPrefix || DEFAULT_KEY_PREFIX;
 	const hashTag = Boolean(options.store?.hashTagKeys);
-	/** This dispatch's counters for the destination's health report (with a store only). */
-	const stats = (): StatsIncrements => ({
+	const results: ItemResult[] = new Array(items.length);
+	/** Counters of some results for the destination's health report (with a store only). */
+	const stats = (counted: ItemResult[]): StatsIncrements => ({
 		key: statsKey(prefix, adapter.platform, destination, statsBucket(now), { hashTag }),
 		platform: adapter.platform,
 		destination,
-		increments: tallyResults(results),
+		increments: tallyResults(counted),
 		ttlMs: STATS_TTL_MS,
 	});
-	/** Counters for a dispatch that has nothing to settle: one round trip, never fatal. */
-	const recordStatsAlone = async () => {
-		if (!options.store) return;
+	/** Counters for results no settle counted: one round trip, never fatal. */
+	const recordStatsAlone = async (counted: ItemResult[]) => {
+		if (!options.store || counted.length === 0) return;
 		try {
-			await options.store.recordStats(stats());
+			await options.store.recordStats(stats(counted));
 		} catch {
 			// Health counters must never fail a dispatch; the store error shows elsewhere.
 		}
 	};
-	const results: ItemResult[] = new Array(items.length);
-	const prepared: Prepared<Payload>[] = [];
-	const firstIndexOfEvent = new Map<string, number>();
 
+	// 1. Cheap checks, event ids and event times; no identity work yet.
+	const candidates: Candidate[] = [];
+	/** Later items carrying an event already in this batch, and the index of its first item. */
+	const repeats: Array<{ index: number; first: number }> = [];
+	const firstIndexOfEvent = new Map<string, number>();
 	items.forEach((item, index) => {
 		const base: ItemResult = {
 			status: 'failed',
@@ -78,7 +92,7 @@ export async function dispatch<Config, Payload>(
 			destination,
 			event_name: item.eventName,
 			match_keys: [],
-			warnings: [...(item.warnings ?? [])],
+			warnings: item.warnings ? [...item.warnings] : [],
 		};
 		results[index] = base;
 		if (item.error) {
@@ -97,85 +111,190 @@ export async function dispatch<Config, Payload>(
 		}
 		const eventId = deriveEventId(destination, item.eventName, recordId);
 		base.event_id = eventId;
+		const first = firstIndexOfEvent.get(eventId);
+		if (first !== undefined) {
+			repeats.push({ index, first });
+			return;
+		}
+		firstIndexOfEvent.set(eventId, index);
 		const time = resolveEventTime({
 			occurredAt: item.record.occurred_at,
 			windowSeconds: adapter.eventWindowSeconds,
 			policy: options.eventWindowPolicy,
 			now,
 		});
-		base.warnings.push(...time.warnings);
+		if (time.warnings.length) base.warnings.push(...time.warnings);
 		if (!time.ok) {
 			base.status = 'skipped';
 			base.error = time.reason;
 			return;
 		}
 		base.event_time = time.unixSeconds;
-		const identity = normalizeIdentity(item.record, {
-			defaultCountry: options.defaultCountry,
-			eventTimeMs: time.unixSeconds * 1000,
-			clock,
-		});
-		const user = renderIdentity(identity, adapter.platform);
-		base.match_quality = estimateMatchQuality(adapter.platform, user).score;
-		const built = adapter.buildEvent(
-			{ record: item.record, eventName: item.eventName, eventId, eventTime: time.unixSeconds, identity, user },
-			config,
-		);
-		base.match_keys = built.matchKeys;
-		base.warnings.push(...identity.warnings, ...built.warnings);
-		if (!built.ok) {
-			base.status = built.status;
-			base.error = built.reason;
-			return;
-		}
-		if (options.includePayload || options.dryRun) base.payload = built.payload;
-		const earlier = firstIndexOfEvent.get(eventId);
-		if (earlier !== undefined) {
-			base.status = 'duplicate';
-			base.dedup = 'in_batch';
-			base.warnings.push(`same event as item ${earlier} of this batch: sent once`);
-			return;
-		}
-		firstIndexOfEvent.set(eventId, index);
-		prepared.push({
+		candidates.push({
 			index,
+			item,
 			eventId,
+			eventTime: time.unixSeconds,
 			key: dedupKey(prefix, adapter.platform, destination, eventId, { hashTag }),
-			payload: built.payload,
 		});
 	});
 
-	if (prepared.length === 0) {
-		await recordStatsAlone();
-		return results;
-	}
-
-	if (options.dryRun) {
-		const request = adapter.previewRequest(
-			prepared.map((p) => p.payload),
+	/** Normalizes, renders and builds one event; null when the item fails or is skipped. */
+	const build = (c: Candidate): Payload | null => {
+		const r = results[c.index];
+		const identity = normalizeIdentity(c.item.record, {
+			defaultCountry: options.defaultCountry,
+			eventTimeMs: c.eventTime * 1000,
+			clock,
+		});
+		const user = renderIdentity(identity, adapter.platform);
+		r.match_quality = estimateMatchQuality(adapter.platform, user).score;
+		const built = adapter.buildEvent(
+			{
+				record: c.item.record,
+				eventName: c.item.eventName,
+				eventId: c.eventId,
+				eventTime: c.eventTime,
+				identity,
+				user,
+			},
 			config,
 		);
-		for (const p of prepared) {
-			const r = results[p.index];
+		r.match_keys = built.matchKeys;
+		if (identity.warnings.length) r.warnings.push(...identity.warnings);
+		if (built.warnings.length) r.warnings.push(...built.warnings);
+		if (!built.ok) {
+			r.status = built.status;
+			r.error = built.reason;
+			return null;
+		}
+		if (options.includePayload || options.dryRun) r.payload = built.payload;
+		return built.payload;
+	};
+
+	/** A repeated event reports what happened to its first item. */
+	const resolveRepeats = () => {
+		for (const { index, first } of repeats) {
+			const r = results[index];
+			const original = results[first];
+			if (original.status === 'sent' || original.status === 'duplicate') {
+				r.status = 'duplicate';
+				r.dedup = 'in_batch';
+				r.warnings.push(`same event as item ${first} of this batch: sent once`);
+			} else {
+				r.status = original.status;
+				r.retryable = original.retryable;
+				r.error = `same event as item ${first} of this batch, which was ${original.status}: ${original.error ?? ''}`.trim();
+			}
+		}
+	};
+
+	if (candidates.length === 0) {
+		resolveRepeats();
+		await recordStatsAlone(results);
+		return results;
+	}
+	const candidateIndexes = new Set(candidates.map((c) => c.index));
+
+	// 2. Dry run: build everything, claim and send nothing.
+	if (options.dryRun) {
+		const payloads: Payload[] = [];
+		const built: Candidate[] = [];
+		for (const c of candidates) {
+			const payload = build(c);
+			if (payload !== null) {
+				payloads.push(payload);
+				built.push(c);
+			}
+		}
+		const request = payloads.length ? adapter.previewRequest(payloads, config) : undefined;
+		for (const c of built) {
+			const r = results[c.index];
 			r.status = 'skipped';
 			r.dry_run = true;
 			r.warnings.push('dry run: nothing was claimed or sent');
 			r.response = { request_preview: request };
 		}
+		resolveRepeats();
 		return results;
 	}
 
-	// Claim: one round trip for the whole batch.
-	let toSend = prepared;
-	let token: string | undefined;
-	let dedupState: DedupState = 'claimed';
-	if (!options.store) {
-		dedupState = 'off';
-	} else {
-		let outcomes: ClaimOutcome[] | undefined;
+	// 3. Per platform-sized batch: claim (one round trip), build, send, settle (one round trip).
+	// Batches run a few at a time, so one batch's Redis and HTTP waits overlap another's CPU
+	// work, and only the batches in flight are held in memory.
+	const size = Math.max(1, Math.min(options.batchSize ?? adapter.maxBatchSize, adapter.maxBatchSize));
+	const batches: Candidate[][] = [];
+	for (let start = 0; start < candidates.length; start += size) {
+		batches.push(candidates.slice(start, start + size));
+	}
+	let next = 0;
+	const worker = async () => {
+		while (next < batches.length) {
+			await runBatch(batches[next++]);
+		}
+	};
+
+	const runBatch = async (batch: Candidate[]) => {
+		const { claimed, token, state } = await claimBatch(batch);
+		for (const c of claimed) {
+			const r = results[c.index];
+			r.dedup = state;
+			if (state === 'off') {
+				r.warnings.push('dedup is off: a re-run or a retried webhook sends this event again');
+			}
+		}
+		const commit: string[] = [];
+		const release: string[] = [];
+		const chunk: Candidate[] = [];
+		const payloads: Payload[] = [];
+		for (const c of claimed) {
+			const payload = build(c);
+			if (payload === null) release.push(c.key);
+			else {
+				chunk.push(c);
+				payloads.push(payload);
+			}
+		}
+		if (payloads.length > 0) {
+			const outcomes = await send(payloads);
+			chunk.forEach((c, i) => {
+				const r = results[c.index];
+				const outcome = outcomes[i];
+				if (outcome.response !== undefined) r.response = outcome.response;
+				switch (outcome.status) {
+					case 'sent':
+					case 'duplicate':
+						r.status = outcome.status;
+						if (outcome.warning) r.warnings.push(outcome.warning);
+						commit.push(c.key);
+						break;
+					case 'skipped':
+						r.status = 'skipped';
+						r.error = outcome.reason;
+						r.retryable = outcome.retryable;
+						release.push(c.key);
+						break;
+					default:
+						r.status = 'failed';
+						r.error = outcome.error;
+						r.retryable = outcome.retryable;
+						release.push(c.key);
+				}
+			});
+		}
+		if (options.store && token) await settle(batch, claimed, token, commit, release);
+	};
+
+	/** Claims one batch; waits (bounded) for other runs' live claims. */
+	const claimBatch = async (
+		batch: Candidate[],
+	): Promise<{ claimed: Candidate[]; token?: string; state: DedupState }> => {
+		if (!options.store) return { claimed: batch, state: 'off' };
+		let outcomes: ClaimOutcome[];
+		let token: string;
 		try {
 			const claim = await options.store.claimBatch(
-				prepared.map((p) => p.key),
+				batch.map((c) => c.key),
 				options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS,
 			);
 			token = claim.token;
@@ -183,131 +302,120 @@ export async function dispatch<Config, Payload>(
 		} catch (error) {
 			const message = error instanceof Error ? error.message : String(error);
 			if ((options.failMode ?? 'closed') === 'closed') {
-				for (const p of prepared) {
-					const r = results[p.index];
+				for (const c of batch) {
+					const r = results[c.index];
 					r.status = 'failed';
 					r.retryable = true;
 					r.error = `${message}. Nothing was sent (dedup fails closed): run again once the store is back, or set "If Dedup Store Is Unavailable" to "Send Anyway".`;
 				}
-				return results;
+				return { claimed: [], state: 'claimed' };
 			}
-			dedupState = 'bypassed';
-			for (const p of prepared) {
-				results[p.index].warnings.push(
+			for (const c of batch) {
+				results[c.index].warnings.push(
 					`${message}; sent without a claim (fail open), relying on the platform's own event_id deduplication`,
 				);
 			}
+			return { claimed: batch, state: 'bypassed' };
 		}
-		if (outcomes) {
-			toSend = [];
-			let waiting: Prepared<Payload>[] = [];
-			const apply = (batch: Prepared<Payload>[], found: ClaimOutcome[]) => {
-				const still: Prepared<Payload>[] = [];
-				batch.forEach((p, i) => {
-					if (found[i] === 'claimed') toSend.push(p);
-					else if (found[i] === 'in_flight') still.push(p);
-					else {
-						const r = results[p.index];
-						r.status = 'duplicate';
-						r.dedup = 'sent_before';
-						r.warnings.push('already sent by an earlier run: not sent again');
-					}
-				});
-				return still;
-			};
-			waiting = apply(prepared, outcomes);
-			// Another run holds a live claim: a duplicate delivery racing this one, or a run that
-			// crashed after claiming. Wait (bounded) for it to settle: "sent" makes this a
-			// duplicate, a released or expired claim is claimed and sent here. Only the rare
-			// contended keys cost extra round trips.
-			const waitMs = options.inFlightWaitMs ?? DEFAULT_IN_FLIGHT_WAIT_MS;
-			const deadline = clock() + waitMs;
-			let delay = 200;
-			while (waiting.length > 0 && clock() + delay <= deadline) {
-				await sleep(delay);
-				delay = Math.min(delay * 2, 2_000);
-				try {
-					const again = await options.store.claimBatch(
-						waiting.map((p) => p.key),
-						options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS,
-						token,
-					);
-					waiting = apply(waiting, again.outcomes);
-				} catch {
-					break;
+		const claimed: Candidate[] = [];
+		const apply = (group: Candidate[], found: ClaimOutcome[]) => {
+			const still: Candidate[] = [];
+			group.forEach((c, i) => {
+				if (found[i] === 'claimed') claimed.push(c);
+				else if (found[i] === 'in_flight') still.push(c);
+				else {
+					const r = results[c.index];
+					r.status = 'duplicate';
+					r.dedup = 'sent_before';
+					r.warnings.push('already sent by an earlier run: not sent again');
 				}
-			}
-			for (const p of waiting) {
-				const r = results[p.index];
-				r.status = 'failed';
-				r.retryable = true;
-				r.dedup = 'in_flight';
-				r.error = `another run claimed this event and has not settled it within ${Math.round(waitMs / 1000)} s; nothing was sent here. If that run crashed, its claim expires within ${Math.round((options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS) / 1000)} s and a retry sends the event`;
-			}
-		}
-	}
-	for (const p of toSend) {
-		results[p.index].dedup = dedupState;
-		if (dedupState === 'off') {
-			results[p.index].warnings.push(
-				'dedup is off: a re-run or a retried webhook sends this event again',
-			);
-		}
-	}
-
-	// Send in platform-sized chunks, a few requests in flight at once.
-	const outcomes = await sendAll(adapter, options, toSend);
-
-	const commit: string[] = [];
-	const release: string[] = [];
-	toSend.forEach((p, i) => {
-		const outcome = outcomes[i];
-		const r = results[p.index];
-		if (outcome.response !== undefined) r.response = outcome.response;
-		switch (outcome.status) {
-			case 'sent':
-			case 'duplicate':
-				r.status = outcome.status;
-				if (outcome.warning) r.warnings.push(outcome.warning);
-				commit.push(p.key);
+			});
+			return still;
+		};
+		let waiting = apply(batch, outcomes);
+		// Another run holds a live claim: a duplicate delivery racing this one, or a run that
+		// crashed after claiming. Wait (bounded) for it to settle: "sent" makes this a
+		// duplicate, a released or expired claim is claimed and sent here. Only the rare
+		// contended keys cost extra round trips.
+		const waitMs = options.inFlightWaitMs ?? DEFAULT_IN_FLIGHT_WAIT_MS;
+		const deadline = clock() + waitMs;
+		let delay = 200;
+		while (waiting.length > 0 && clock() + delay <= deadline) {
+			await sleep(delay);
+			delay = Math.min(delay * 2, 2_000);
+			try {
+				const again = await options.store.claimBatch(
+					waiting.map((c) => c.key),
+					options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS,
+					token,
+				);
+				waiting = apply(waiting, again.outcomes);
+			} catch {
 				break;
-			case 'skipped':
-				r.status = 'skipped';
-				r.error = outcome.reason;
-				r.retryable = outcome.retryable;
-				release.push(p.key);
-				break;
-			default:
-				r.status = 'failed';
-				r.error = outcome.error;
-				r.retryable = outcome.retryable;
-				release.push(p.key);
+			}
 		}
-	});
+		for (const c of waiting) {
+			const r = results[c.index];
+			r.status = 'failed';
+			r.retryable = true;
+			r.dedup = 'in_flight';
+			r.error = `another run claimed this event and has not settled it within ${Math.round(waitMs / 1000)} s; nothing was sent here. If that run crashed, its claim expires within ${Math.round((options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS) / 1000)} s and a retry sends the event`;
+		}
+		return { claimed, token, state: 'claimed' };
+	};
 
-	// Settle: one round trip commits what was sent, releases what was not, and counts.
-	if (options.store && token) {
+	/** Sends one batch; an adapter bug never leaves its events marked as sent. */
+	const send = async (payloads: Payload[]): Promise<SendOutcome[]> => {
 		try {
-			const settled = await options.store.settleBatch(token, {
+			const sending = adapter.sendChunk(payloads, config, options.transport);
+			// Handled below; this keeps a fast rejection from counting as unhandled meanwhile.
+			sending.catch(() => undefined);
+			// Let the request go out before this thread builds the next batch.
+			await yieldToIo();
+			const outcomes = await sending;
+			if (outcomes.length !== payloads.length) {
+				throw new Error(`got ${outcomes.length} results for ${payloads.length} events`);
+			}
+			return outcomes;
+		} catch (error) {
+			const message = error instanceof Error ? error.message : String(error);
+			return payloads.map(() => ({
+				status: 'failed' as const,
+				error: `${adapter.platform}: unexpected error while sending: ${message}`,
+				retryable: true,
+			}));
+		}
+	};
+
+	/** Commits what was sent, releases what was not, and counts the batch: one round trip. */
+	const settle = async (
+		batch: Candidate[],
+		claimed: Candidate[],
+		token: string,
+		commit: string[],
+		release: string[],
+	) => {
+		try {
+			const settled = await options.store!.settleBatch(token, {
 				commit,
 				release,
 				committedTtlMs: options.committedTtlMs ?? DEFAULT_COMMITTED_TTL_MS,
-				stats: stats(),
+				stats: stats(batch.map((c) => results[c.index])),
 			});
 			if (settled.notOwned.length > 0) {
 				const lost = new Set(settled.notOwned);
-				for (const p of toSend) {
-					if (lost.has(p.key)) {
-						results[p.index].warnings.push(
-							'this run\'s claim had expired before it settled: another run may have sent this event too',
+				for (const c of claimed) {
+					if (lost.has(c.key)) {
+						results[c.index].warnings.push(
+							"this run's claim had expired before it settled: another run may have sent this event too",
 						);
 					}
 				}
 			}
 		} catch (error) {
 			const message = error instanceof Error ? error.message : String(error);
-			for (const p of toSend) {
-				const r = results[p.index];
+			for (const c of claimed) {
+				const r = results[c.index];
 				r.warnings.push(
 					r.status === 'sent'
 						? `${message}: sent, but not recorded as sent; its claim expires and a re-run could send it again`
@@ -315,49 +423,15 @@ export async function dispatch<Config, Payload>(
 				);
 			}
 		}
-	} else {
-		await recordStatsAlone();
-	}
+	};
+
+	const workers = Math.max(1, Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, batches.length));
+	await Promise.all(Array.from({ length: workers }, worker));
+	resolveRepeats();
+	// Items that never reached a batch (input errors, skips, repeats) are counted on their own,
+	// in one more round trip only when there are any.
+	const outsideBatches = results.filter((_, i) => !candidateIndexes.has(i));
+	if (outsideBatches.length > 0) await recordStatsAlone(outsideBatches);
 	return results;
 }
 
-async function sendAll<Config, Payload>(
-	adapter: PlatformAdapter<Config, Payload>,
-	options: DispatchOptions<Config, Payload>,
-	toSend: Prepared<Payload>[],
-): Promise<SendOutcome[]> {
-	const size = Math.max(1, Math.min(options.batchSize ?? adapter.maxBatchSize, adapter.maxBatchSize));
-	const chunks: { start: number; payloads: Payload[] }[] = [];
-	for (let start = 0; start < toSend.length; start += size) {
-		chunks.push({ start, payloads: toSend.slice(start, start + size).map((p) => p.payload) });
-	}
-	const outcomes: SendOutcome[] = new Array(toSend.length);
-	let next = 0;
-	const worker = async () => {
-		for (;;) {
-			const chunk = chunks[next++];
-			if (!chunk) return;
-			let chunkOutcomes: SendOutcome[];
-			try {
-				chunkOutcomes = await adapter.sendChunk(chunk.payloads, options.config, options.transport);
-				if (chunkOutcomes.length !== chunk.payloads.length) {
-					throw new Error(
-						`got ${chunkOutcomes.length} results for ${chunk.payloads.length} events`,
-					);
-				}
-			} catch (error) {
-				// An adapter bug must not leave events marked as sent: fail (and release) the chunk.
-				const message = error instanceof Error ? error.message : String(error);
-				chunkOutcomes = chunk.payloads.map(() => ({
-					status: 'failed' as const,
-					error: `${adapter.platform}: unexpected error while sending: ${message}`,
-					retryable: true,
-				}));
-			}
-			chunkOutcomes.forEach((o, i) => (outcomes[chunk.start + i] = o));
-		}
-	};
-	const workers = Math.max(1, Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, chunks.length));
-	await Promise.all(Array.from({ length: workers }, worker));
-	return outcomes;
-}

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hashSha256 } from '../identity/hash';
 
 /**
  * The one event id formula (DESIGN.md principle 3): lowercase hex SHA-256 of
@@ -10,9 +10,7 @@ export function deriveEventId(destinationId: string, eventName: string, recordId
 	if (!destinationId) throw new Error('deriveEventId: destinationId is empty');
 	if (!eventName) throw new Error('deriveEventId: eventName is empty');
 	if (!recordId) throw new Error('deriveEventId: recordId is empty');
-	return createHash('sha256')
-		.update(`${destinationId}|${eventName}|${recordId}`, 'utf8')
-		.digest('hex');
+	return hashSha256(`${destinationId}|${eventName}|${recordId}`);
 }
 
 /**

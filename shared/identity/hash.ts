@@ -1,4 +1,13 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
+
+/**
+ * One-shot `crypto.hash` (Node ≥ 20.12) is about twice as fast as createHash → update → digest
+ * for short inputs like an email; fall back to the stream API on older Node.
+ */
+const oneShot = (crypto as unknown as { hash?: (algorithm: string, data: string) => string }).hash;
+const sha256Hex: (value: string) => string = oneShot
+	? (value) => oneShot('sha256', value)
+	: (value) => crypto.createHash('sha256').update(value, 'utf8').digest('hex');
 
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
 
@@ -13,7 +22,7 @@ export function hashSha256(value: string): string {
 	// An empty string hashes to a valid-looking digest that matches nobody; refusing here keeps
 	// that mistake from ever reaching a platform.
 	if (value === '') throw new RangeError('hashSha256: refusing to hash an empty string');
-	return createHash('sha256').update(value, 'utf8').digest('hex');
+	return sha256Hex(value);
 }
 
 /** Whether `value` is a SHA-256 digest in hex (64 hex characters, any case). */

@@ -71,11 +71,20 @@ function rating(score: number): MatchQuality['rating'] {
 	return 'poor';
 }
 
+/** Each platform's weights as a list, heaviest first, computed once (this runs per event). */
+const WEIGHT_LISTS = new Map(
+	(Object.keys(MATCH_QUALITY_WEIGHTS) as Platform[]).map((platform) => [
+		platform,
+		(Object.entries(MATCH_QUALITY_WEIGHTS[platform]) as Array<[IdentityField, number]>).sort(
+			(a, b) => b[1] - a[1],
+		),
+	]),
+);
+
 export function estimateMatchQuality(platform: Platform, user: PlatformIdentity): MatchQuality {
-	const weights = MATCH_QUALITY_WEIGHTS[platform];
 	let score = 0;
 	const missing: Array<[IdentityField, number]> = [];
-	for (const [field, weight] of Object.entries(weights) as Array<[IdentityField, number]>) {
+	for (const [field, weight] of WEIGHT_LISTS.get(platform)!) {
 		if (user.values[field]?.length) score += weight;
 		else missing.push([field, weight]);
 	}
@@ -95,9 +104,6 @@ export function estimateMatchQuality(platform: Platform, user: PlatformIdentity)
 	return {
 		score: bounded,
 		rating: rating(bounded),
-		missing: missing
-			.sort((a, b) => b[1] - a[1])
-			.slice(0, 3)
-			.map(([field]) => field),
+		missing: missing.slice(0, 3).map(([field]) => field),
 	};
 }

@@ -27,14 +27,20 @@ const MEMOIZED_FIELDS: ReadonlySet<IdentityField> = new Set<IdentityField>([
  * Renders a normalized identity for one platform: its fields only, in its formats, hashed
  * where it hashes. No parsing happens here; it runs per event per platform.
  */
+/** Each profile's fields as a list, computed once: rendering runs per event per platform. */
+const PROFILE_FIELDS = new Map(
+	Object.values(IDENTITY_PROFILES).map((profile) => [
+		profile.platform,
+		Object.entries(profile.fields) as Array<[IdentityField, IdentityFieldRule]>,
+	]),
+);
+
 export function renderIdentity(identity: NormalizedIdentity, platform: Platform): PlatformIdentity {
 	const profile = IDENTITY_PROFILES[platform];
 	const values: Partial<Record<IdentityField, string[]>> = {};
 	const matchKeys: IdentityField[] = [];
 	const warnings = new Set<string>();
-	for (const [field, rule] of Object.entries(profile.fields) as Array<
-		[IdentityField, IdentityFieldRule]
-	>) {
+	for (const [field, rule] of PROFILE_FIELDS.get(platform)!) {
 		const canonical = identity.values[field];
 		if (canonical === undefined || canonical.length === 0) continue;
 		const rendered = new Set<string>();
