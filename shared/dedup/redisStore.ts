@@ -128,21 +128,8 @@ export class RedisDedupStore implements DedupStore {
 	async settleBatch(token: string, request: SettleRequest): Promise<SettleResult> {
 		const keys = [...request.commit, ...request.release];
 		const result: SettleResult = { committed: 0, released: 0, notOwned: [] };
-		if (keys.length === 0) {
-			if (request.stats) await this.recordStats(request.stats);
-			return result;
-		}
-		const args = [`c:${token}`, String(request.committedTtlMs), String(request.commit.length)];
-		const stats = request.stats;
-		if (stats) {
-			args.push('1', String(stats.ttlMs), stats.platform, stats.destination);
-			for (const [field, increment] of Object.entries(stats.increments)) {
-				args.push(field, String(increment));
-			}
-		} else {
-			args.push('0');
-		}
-		const codes = await this.run(SETTLE_SCRIPT, stats ? [...keys, stats.key] : keys, args, keys.length);
+		if (keys.length === 0 && !request.stats) return result;
+		const codes = await this.runSettle(keys, `c:${token}`, request.committedTtlMs, request.commit.length, request.stats);
 		codes.forEach((code, i) => {
 			if (code !== 1) result.notOwned.push(keys[i]);
 			else if (i < request.commit.length) result.committed++;
@@ -151,14 +138,28 @@ export class RedisDedupStore implements DedupStore {
 		return result;
 	}
 
+	/** The counters alone, through the settle script: one EVAL, like a settle. */
 	async recordStats(stats: StatsIncrements): Promise<void> {
-		await this.guard(async () => {
-			const pipeline = this.client.multi().hset(stats.key, '_platform', stats.platform, '_destination', stats.destination);
+		await this.runSettle([], '', 0, 0, stats);
+	}
+
+	private runSettle(
+		keys: string[],
+		claimValue: string,
+		committedTtlMs: number,
+		commitCount: number,
+		stats: StatsIncrements | undefined,
+	): Promise<number[]> {
+		const args = [claimValue, String(committedTtlMs), String(commitCount)];
+		if (stats) {
+			args.push('1', String(stats.ttlMs), stats.platform, stats.destination);
 			for (const [field, increment] of Object.entries(stats.increments)) {
-				pipeline.hincrby(stats.key, field, increment);
+				args.push(field, String(increment));
 			}
-			await pipeline.pexpire(stats.key, stats.ttlMs).exec();
-		});
+		} else {
+			args.push('0');
+		}
+		return this.run(SETTLE_SCRIPT, stats ? [...keys, stats.key] : keys, args, keys.length);
 	}
 
 	async readStats(prefix: string, options: { hours: number; now?: number }): Promise<DestinationStats[]> {

@@ -36,3 +36,29 @@ export async function dropPrefix(client: Redis, prefix: string): Promise<void> {
 		if (keys.length) await client.del(...keys);
 	} while (cursor !== '0');
 }
+
+/**
+ * Watches every command one connection sends, as Redis sees it (MONITOR): `stop()` sends a
+ * marker PING on that connection, waits for it to show, and returns the command names in order
+ * (without the marker and the CLIENT INFO this helper itself sends).
+ */
+export async function watchCommands(client: Redis): Promise<{ stop: () => Promise<string[]> }> {
+	const ownAddress = /addr=(\S+)/.exec((await client.client('INFO')) as string)?.[1];
+	const watcher = adminRedis();
+	const monitor = await watcher.monitor();
+	const seen: string[] = [];
+	monitor.on('monitor', (_time: string, args: string[], source: string) => {
+		if (source === ownAddress) seen.push(String(args[0]).toLowerCase());
+	});
+	return {
+		stop: async () => {
+			await client.ping('watchCommands:done');
+			// MONITOR lines arrive asynchronously: give the marker a moment to show.
+			for (let i = 0; i < 200 && !seen.includes('ping'); i++) await new Promise((r) => setTimeout(r, 10));
+			monitor.disconnect();
+			watcher.disconnect();
+			const end = seen.lastIndexOf('ping');
+			return (end >= 0 ? seen.slice(0, end) : seen).filter((c) => c !== 'client');
+		},
+	};
+}
