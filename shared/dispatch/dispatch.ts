@@ -338,10 +338,11 @@ export async function dispatch<Config, Payload>(
 		// duplicate, a released or expired claim is claimed and sent here. Only the rare
 		// contended keys cost extra round trips.
 		const waitMs = options.inFlightWaitMs ?? DEFAULT_IN_FLIGHT_WAIT_MS;
-		const deadline = clock() + waitMs;
+		let waited = 0;
 		let delay = 200;
-		while (waiting.length > 0 && clock() + delay <= deadline) {
+		while (waiting.length > 0 && waited + delay <= waitMs) {
 			await sleep(delay);
+			waited += delay;
 			delay = Math.min(delay * 2, 2_000);
 			try {
 				const again = await options.store.claimBatch(

@@ -16,6 +16,7 @@ import {
  */
 function recordingPlatform(answer: (payloads: string[]) => SendOutcome[] | Promise<SendOutcome[]>) {
 	const sent: string[][] = [];
+	const built: string[] = [];
 	const adapter: PlatformAdapter<{ destination: string }, string> = {
 		platform: 'meta',
 		eventNameByState: { partial: 'P', lead: 'Lead', contact: 'C', schedule: 'S', registration: 'R', purchase: 'B' },
@@ -24,7 +25,7 @@ function recordingPlatform(answer: (payloads: string[]) => SendOutcome[] | Promi
 		destinationId: (c) => c.destination,
 		userData: (user) => ({ data: user.values, matchKeys: user.matchKeys }),
 		buildEvent: (ctx) =>
-			ctx.user.matchKeys.length
+			built.push(ctx.eventId) && ctx.user.matchKeys.length
 				? { ok: true, payload: ctx.eventId, matchKeys: ctx.user.matchKeys, warnings: [] }
 				: { ok: false, status: 'failed', reason: 'no identity', matchKeys: [], warnings: [] },
 		sendChunk: async (payloads) => {
@@ -33,7 +34,7 @@ function recordingPlatform(answer: (payloads: string[]) => SendOutcome[] | Promi
 		},
 		previewRequest: (payloads) => ({ data: payloads }),
 	};
-	return { adapter, sent };
+	return { adapter, sent, built };
 }
 
 const item = (id: string) => ({
@@ -117,6 +118,68 @@ describe('dispatch', () => {
 		const second = await run(later.adapter, ['a', 'b'].map(item), store);
 		expect(second.map((r) => r.status)).toEqual(['duplicate', 'sent']);
 		expect(later.sent.flat()).toEqual([first[1].event_id]);
+	});
+});
+
+describe('dispatch: batches', () => {
+	const ids = (n: number) => Array.from({ length: n }, (_, i) => `lead-${i}`);
+
+	it('builds only the events it claimed: re-running sent leads builds and sends nothing', async () => {
+		const store = new MemoryDedupStore();
+		const first = recordingPlatform((p) => p.map(() => ({ status: 'sent' as const })));
+		await run(first.adapter, ids(10).map(item), store);
+		expect(first.built).toHaveLength(10);
+		const second = recordingPlatform((p) => p.map(() => ({ status: 'sent' as const })));
+		const results = await run(second.adapter, [...ids(10), 'new-lead'].map(item), store);
+		expect(results.map((r) => r.status)).toEqual([...Array(10).fill('duplicate'), 'sent']);
+		expect(second.built).toEqual([results[10].event_id]);
+		expect(second.sent).toEqual([[results[10].event_id]]);
+	});
+
+	it.each([
+		['4 (the default)', undefined, 4],
+		['2 (asked for)', 2, 2],
+		['1 (asked for)', 1, 1],
+	])('keeps at most %s batches in flight and returns the results in input order', async (_label, concurrency, most) => {
+		let inFlight = 0;
+		let peak = 0;
+		const { adapter, sent } = recordingPlatform(async (p) => {
+			peak = Math.max(peak, ++inFlight);
+			await new Promise((r) => setTimeout(r, 5));
+			inFlight--;
+			return p.map(() => ({ status: 'sent' as const }));
+		});
+		const items = ids(20).map(item);
+		const results = await dispatch(items, {
+			adapter,
+			config: { destination: 'd1' },
+			transport: new Transport(),
+			store: new MemoryDedupStore(),
+			concurrency,
+		});
+		expect(peak).toBe(most);
+		expect(sent.map((c) => c.length)).toEqual([3, 3, 3, 3, 3, 3, 2]);
+		expect(results.map((r) => r.event_id)).toEqual(ids(20).map((id) => deriveEventId('d1', 'Lead', id)));
+		expect(results.every((r) => r.status === 'sent')).toBe(true);
+	});
+
+	it('fails closed per batch: a store that fails one claim fails only that batch', async () => {
+		const store = new MemoryDedupStore();
+		const claim = store.claimBatch.bind(store);
+		let calls = 0;
+		store.claimBatch = (keys, ttl, token) => (++calls === 2 ? Promise.reject(new Error('store went away')) : claim(keys, ttl, token));
+		const { adapter, sent } = recordingPlatform((p) => p.map(() => ({ status: 'sent' as const })));
+		const results = await dispatch(ids(9).map(item), {
+			adapter,
+			config: { destination: 'd1' },
+			transport: new Transport(),
+			store,
+			concurrency: 1,
+		});
+		expect(results.map((r) => r.status)).toEqual(['sent', 'sent', 'sent', 'failed', 'failed', 'failed', 'sent', 'sent', 'sent']);
+		expect(results[3]).toMatchObject({ retryable: true });
+		expect(results[3].error).toMatch(/store went away\. Nothing was sent \(dedup fails closed\)/);
+		expect(sent.flat()).toHaveLength(6);
 	});
 });
 
