@@ -236,24 +236,25 @@ export async function dispatch<Config, Payload>(
 
 	const runBatch = async (batch: Candidate[]) => {
 		const { claimed, token, state } = await claimBatch(batch);
-		for (const c of claimed) {
-			const r = results[c.index];
-			r.dedup = state;
-			if (state === 'off') {
-				r.warnings.push('dedup is off: a re-run or a retried webhook sends this event again');
-			}
-		}
 		const commit: string[] = [];
 		const release: string[] = [];
 		const chunk: Candidate[] = [];
 		const payloads: Payload[] = [];
 		for (const c of claimed) {
 			const payload = build(c);
-			if (payload === null) release.push(c.key);
-			else {
-				chunk.push(c);
-				payloads.push(payload);
+			// An event that cannot be built is skipped or failed on its own merits: its claim is
+			// freed and it reports no dedup state, exactly as if it had never been claimed.
+			if (payload === null) {
+				release.push(c.key);
+				continue;
 			}
+			const r = results[c.index];
+			r.dedup = state;
+			if (state === 'off') {
+				r.warnings.push('dedup is off: a re-run or a retried webhook sends this event again');
+			}
+			chunk.push(c);
+			payloads.push(payload);
 		}
 		if (payloads.length > 0) {
 			const outcomes = await send(payloads);

@@ -99,6 +99,27 @@ describe('dispatch', () => {
 		expect(results[2].error).toBe('mapping failed');
 	});
 
+	it('reports an event it cannot build without a dedup state, on every run, and frees its claim', async () => {
+		const store = new MemoryDedupStore();
+		const { adapter } = recordingPlatform((p) => p.map(() => ({ status: 'sent' })));
+		const noIdentity = { record: { record_id: 'x', occurred_at: new Date().toISOString(), contact: {} }, eventName: 'Lead' };
+		for (let round = 0; round < 2; round++) {
+			const results = await dispatch([item('a'), noIdentity], {
+				adapter,
+				config: { destination: 'd1' },
+				transport: new Transport(),
+				store,
+			});
+			expect(results.map((r) => [r.status, r.dedup ?? null])).toEqual([
+				[round === 0 ? 'sent' : 'duplicate', round === 0 ? 'claimed' : 'sent_before'],
+				['failed', null],
+			]);
+		}
+		// The claim was released: the same record, once it carries an identity, is sent.
+		const fixed = await run(adapter, [item('x')], store);
+		expect(fixed.map((r) => [r.status, r.dedup])).toEqual([['sent', 'claimed']]);
+	});
+
 	it('records a platform-side duplicate as sent and a "not yet" skip as released', async () => {
 		const store = new MemoryDedupStore();
 		const google = recordingPlatform((p) =>
