@@ -23,12 +23,23 @@ fi
 
 MARK="$DIR/.installed"
 WANT="n8n@$VERSION abi=$(node -p process.versions.modules)"
-if [ -f "$MARK" ] && [ "$(cat "$MARK")" = "$WANT" ] && [ -f "$DIR/node_modules/n8n/bin/n8n" ]; then
+installed() { [ -f "$MARK" ] && [ "$(cat "$MARK")" = "$WANT" ] && [ -f "$DIR/node_modules/n8n/bin/n8n" ]; }
+if installed; then
   echo "$DIR"
   exit 0
 fi
 
 mkdir -p "$DIR"
+# One install at a time per folder: a second caller (the bench while an e2e run installs, two
+# checkouts) waits for the first and then finds n8n installed.
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$DIR.lock"
+  flock 9
+  if installed; then
+    echo "$DIR"
+    exit 0
+  fi
+fi
 cd "$DIR"
 # n8n-nodes-base depends on xlsx from cdn.sheetjs.com, a tarball outside the npm
 # registry; machines that only reach the registry fail there, so pin the last
