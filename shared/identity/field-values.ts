@@ -1,6 +1,6 @@
 import { HASHABLE_FIELDS, type FieldOutcome, type IdentityField } from './fields';
 import { readExistingSha256 } from './hash';
-import { readCandidateTexts } from './raw-values';
+import { cleanText, readCandidateTexts } from './raw-values';
 
 /** Normalizes one trimmed, non-empty, NFC text of a field. */
 export type TextNormalizer = (text: string) => FieldOutcome;
@@ -21,10 +21,18 @@ export interface FieldValuesOptions {
 	label?: string;
 }
 
+const NONE: readonly string[] = Object.freeze([]);
+/** What an absent or blank input gives; shared (read-only) because it is by far the commonest. */
+const NO_VALUES: FieldValues = Object.freeze({
+	values: NONE as string[],
+	hashed: false,
+	warnings: NONE as string[],
+});
+
 /**
  * Applies a field's text normalizer to every value of a raw input: the general rules of
  * normalization.md (lists, blanks, already-hashed values, de-duplication) live here once, so a
- * field module only states its own rule.
+ * field module only states its own rule. The result's arrays are read-only.
  */
 export function normalizeFieldValues(
 	field: IdentityField,
@@ -32,6 +40,19 @@ export function normalizeFieldValues(
 	normalizeText: TextNormalizer,
 	options: FieldValuesOptions,
 ): FieldValues {
+	// Absent and single-string inputs (nearly every value of every lead) take a path that
+	// builds no candidate list; lists, numbers and dates take the general one below.
+	if (raw === undefined || raw === null) return NO_VALUES;
+	if (typeof raw === 'string') {
+		const text = cleanText(raw);
+		if (text === '') return NO_VALUES;
+		const outcome = normalizeCandidate(field, text, normalizeText);
+		if (outcome === null) return NO_VALUES;
+		if ('omitted' in outcome) {
+			return { values: NONE as string[], hashed: false, warnings: [`${options.label ?? field}: ${outcome.omitted}`] };
+		}
+		return { values: [outcome.value], hashed: outcome.hashed === true, warnings: NONE as string[] };
+	}
 	const label = options.label ?? field;
 	const candidates = readCandidateTexts(raw);
 	const values: string[] = [];

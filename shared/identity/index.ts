@@ -9,6 +9,7 @@ export { hashSha256, isSha256Hex } from './hash';
 
 export { normalizeEmail, normalizeEmailText, renderEmail } from './email';
 export { normalizePhone, normalizePhoneText, renderPhone, type PhoneContext } from './phone';
+export { phonePatternCache } from './phone-patterns';
 export { normalizeName, normalizeFirstName, normalizeLastName, normalizeNameText } from './name';
 export { normalizeCity, normalizeCityText } from './city';
 export { normalizeRegion, normalizeRegionText, type RegionContext } from './region';

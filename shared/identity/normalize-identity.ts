@@ -81,33 +81,58 @@ export function normalizeIdentity(
 	const phoneCountry =
 		contactCountryCode ?? firstClearCountry(visitorCountry) ?? readDefaultCountry(opts, identity);
 
-	const contactFields: Array<[IdentityField, unknown, TextNormalizer]> = [
-		['email', contact.email, normalizeEmailText],
-		['phone', contact.phone, (text) => normalizePhoneText(text, { country: phoneCountry })],
-		['first_name', contact.first_name, normalizeNameText],
-		['last_name', contact.last_name, normalizeNameText],
-		['city', contact.city, normalizeCityText],
-		[
-			'region',
-			contact.region,
-			(text) => normalizeRegionText(text, { country: contactCountryCode }),
-		],
-		[
-			'postal_code',
-			contact.postal_code,
-			(text) => normalizePostalCodeText(text, { country: contactCountryCode }),
-		],
-		['gender', contact.gender, normalizeGenderText],
-		[
-			'date_of_birth',
-			contact.date_of_birth,
-			(text) => normalizeDateOfBirthText(text, { now: clock() }),
-		],
-		['external_id', contact.external_id, normalizeExternalIdText],
-	];
-	for (const [field, raw, normalizeText] of contactFields) {
-		identity.add(field, normalizeFieldValues(field, raw, normalizeText, MULTIPLE));
+	// Each field is read only when the record has it: most records carry a handful of the
+	// twenty-odd fields, and this runs once per event per platform.
+	identity.add('email', contactField(contact.email, 'email', normalizeEmailText));
+	if (isPresent(contact.phone)) {
+		identity.add(
+			'phone',
+			normalizeFieldValues(
+				'phone',
+				contact.phone,
+				(text) => normalizePhoneText(text, { country: phoneCountry }),
+				MULTIPLE,
+			),
+		);
 	}
+	identity.add('first_name', contactField(contact.first_name, 'first_name', normalizeNameText));
+	identity.add('last_name', contactField(contact.last_name, 'last_name', normalizeNameText));
+	identity.add('city', contactField(contact.city, 'city', normalizeCityText));
+	if (isPresent(contact.region)) {
+		identity.add(
+			'region',
+			normalizeFieldValues(
+				'region',
+				contact.region,
+				(text) => normalizeRegionText(text, { country: contactCountryCode }),
+				MULTIPLE,
+			),
+		);
+	}
+	if (isPresent(contact.postal_code)) {
+		identity.add(
+			'postal_code',
+			normalizeFieldValues(
+				'postal_code',
+				contact.postal_code,
+				(text) => normalizePostalCodeText(text, { country: contactCountryCode }),
+				MULTIPLE,
+			),
+		);
+	}
+	identity.add('gender', contactField(contact.gender, 'gender', normalizeGenderText));
+	if (isPresent(contact.date_of_birth)) {
+		identity.add(
+			'date_of_birth',
+			normalizeFieldValues(
+				'date_of_birth',
+				contact.date_of_birth,
+				(text) => normalizeDateOfBirthText(text, { now: clock() }),
+				MULTIPLE,
+			),
+		);
+	}
+	identity.add('external_id', contactField(contact.external_id, 'external_id', normalizeExternalIdText));
 
 	identity.add('ip', normalizeFieldValues('ip', client.ip, normalizeIpText, SINGLE));
 	identity.add(
@@ -126,20 +151,32 @@ export function normalizeIdentity(
 		},
 		clock,
 	);
-	identity.add('fbc', {
-		values: fbc.value === null ? [] : [fbc.value],
-		hashed: false,
-		warnings: fbc.warning ? [fbc.warning] : [],
-	});
+	if (fbc.value !== null) identity.addValue('fbc', fbc.value);
+	if (fbc.warning) identity.warnings.push(fbc.warning);
 	identity.add('fbp', normalizeFieldValues('fbp', click.fbp, normalizeFbpText, SINGLE));
 	// A click id the record does not carry may still sit in the landing URL (a CRM that kept
 	// the page URL but not the parameters): read it from there, as fbc is built from fbclid.
-	const landing = landingParams(source.page_url);
+	// The URL is parsed at most once, and only when a click id is missing.
+	let landing: URLSearchParams | null | undefined;
 	for (const field of CLICK_ID_FIELDS) {
-		const raw = click[field] ?? landing?.get(field) ?? undefined;
+		let raw = click[field];
+		if (raw === undefined || raw === null) {
+			if (landing === undefined) landing = landingParams(source.page_url);
+			raw = landing?.get(field) ?? undefined;
+		}
 		identity.add(field, normalizeFieldValues(field, raw, clickIdNormalizer(field), SINGLE));
 	}
 	return identity.build();
+}
+
+/** Whether a raw value is there at all (blank strings are read, and dropped, downstream). */
+function isPresent(raw: unknown): boolean {
+	return raw !== undefined && raw !== null;
+}
+
+/** A contact field whose normalizer needs nothing but the text. */
+function contactField(raw: unknown, field: IdentityField, normalizeText: TextNormalizer): FieldValues {
+	return normalizeFieldValues(field, raw, normalizeText, MULTIPLE);
 }
 
 class IdentityBuilder {
@@ -148,17 +185,25 @@ class IdentityBuilder {
 	readonly warnings: string[] = [];
 
 	add(field: IdentityField, found: FieldValues): void {
-		this.warnings.push(...found.warnings);
+		for (const warning of found.warnings) this.warnings.push(warning);
 		if (found.values.length === 0) return;
-		this.values[field] = [...(this.values[field] ?? []), ...found.values];
+		const earlier = this.values[field];
+		// A non-empty FieldValues list is the builder's own to keep; it is never extended in
+		// place (a second list for the same field makes a new array).
+		this.values[field] = earlier === undefined ? found.values : [...earlier, ...found.values];
 		if (found.hashed) this.hashedInput[field] = true;
+	}
+
+	addValue(field: IdentityField, value: string): void {
+		const earlier = this.values[field];
+		this.values[field] = earlier === undefined ? [value] : [...earlier, value];
 	}
 
 	build(): NormalizedIdentity {
 		return {
 			values: this.values,
 			hashedInput: this.hashedInput,
-			warnings: [...new Set(this.warnings)],
+			warnings: this.warnings.length < 2 ? this.warnings : [...new Set(this.warnings)],
 		};
 	}
 }
@@ -178,9 +223,17 @@ function readDefaultCountry(
 	return null;
 }
 
+/**
+ * Could a query string hold a click id? Any of their names, or an escape that might spell one:
+ * anything else needs no URL parsing.
+ */
+const MAY_HOLD_CLICK_ID = /gclid|gbraid|wbraid|ttclid|ttp|msclkid|epik|[%+]/;
+
 /** The query parameters of a landing-page URL, or null when it is not a URL. */
 function landingParams(raw: unknown): URLSearchParams | null {
 	if (typeof raw !== 'string' || !/^https?:\/\//i.test(raw.trim())) return null;
+	const query = raw.indexOf('?');
+	if (query === -1 || !MAY_HOLD_CLICK_ID.test(raw.slice(query))) return null;
 	try {
 		return new URL(raw.trim()).searchParams;
 	} catch {

@@ -7,6 +7,8 @@ import {
 
 import type { Platform } from '../types';
 import { firstFieldValue } from './field-values';
+// Before any number is parsed: the library's pattern checks reuse compiled expressions.
+import './phone-patterns';
 import type { FieldOutcome } from './fields';
 import { normalizeCountry } from './country';
 import { IDENTITY_PROFILES, type IdentityProfile } from './profiles';

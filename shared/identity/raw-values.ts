@@ -20,7 +20,18 @@ export function readCandidateTexts(raw: unknown): CandidateTexts {
 
 /** The first usable text of `raw`, or null. */
 export function readFirstText(raw: unknown): string | null {
+	// The common shapes (absent, one string) without building a candidate list.
+	if (raw === undefined || raw === null) return null;
+	if (typeof raw === 'string') {
+		const text = cleanText(raw);
+		return text === '' ? null : text;
+	}
 	return readCandidateTexts(raw).texts[0] ?? null;
+}
+
+/** NFC first so composed and decomposed accents normalize (and hash) alike; then trimmed. */
+export function cleanText(text: string): string {
+	return text.normalize('NFC').trim();
 }
 
 function collect(raw: unknown, depth: number, found: CandidateTexts): void {
@@ -38,8 +49,7 @@ function collect(raw: unknown, depth: number, found: CandidateTexts): void {
 		found.rejected.push(`ignored a value that is not text (${describeType(raw)})`);
 		return;
 	}
-	// NFC first so composed and decomposed accents normalize (and hash) alike.
-	const trimmed = text.normalize('NFC').trim();
+	const trimmed = cleanText(text);
 	if (trimmed !== '') found.texts.push(trimmed);
 }
 
