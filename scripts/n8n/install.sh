@@ -62,7 +62,10 @@ log "installing n8n@$VERSION into $DIR (first time only, several minutes)"
 # --ignore-scripts: isolated-vm does not compile on Node 20 and would roll back
 # the whole install; the only native module n8n needs here is sqlite3 (below).
 npm install --no-audit --no-fund --loglevel=error --ignore-scripts >&2
-npm rebuild sqlite3 --loglevel=error >&2
+# Explicitly with scripts: under `npm run …` (and with this repository's .npmrc) npm hands
+# ignore-scripts=true down to child npm processes, and a rebuild that skips the scripts builds
+# nothing and still says "rebuilt dependencies successfully".
+npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts --loglevel=error >&2
 node -e "require('$DIR/node_modules/sqlite3')" || { log "sqlite3 native module does not load"; exit 1; }
 echo "$WANT" > "$MARK"
 log "n8n@$VERSION installed in $(( $(date +%s) - t0 )) s"

@@ -126,7 +126,10 @@ const axiosExecutor: HttpExecutor = async (request) => {
 		url: request.url,
 		params: request.params,
 		headers: { 'content-type': 'application/json', ...request.headers },
-		data: request.body === undefined ? undefined : JSON.stringify(request.body),
+		// A Buffer goes out as it is; a JSON string would be parsed again by axios to check it
+		// (its default transformRequest), which for a 1,000-event batch costs as much as
+		// serializing it.
+		data: request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body)),
 		timeout: request.timeoutMs,
 		responseType: 'json',
 	});
