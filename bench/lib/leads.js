@@ -18,7 +18,7 @@
  *  - occurred within the last 3 days (inside Meta's 7-day window).
  */
 
-/** @typedef {import('../../dist/shared/types').LeadRecord} LeadRecord */
+/** @typedef {import('../../shared/types').LeadRecord} LeadRecord */
 
 /** Small fast PRNG (mulberry32): deterministic across Node versions. @param {number} seed */
 function prng(seed) {
