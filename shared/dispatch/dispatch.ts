@@ -2,7 +2,7 @@ import { dedupKey, DEFAULT_CLAIM_TTL_MS, DEFAULT_COMMITTED_TTL_MS, DEFAULT_KEY_P
 import type { ClaimOutcome } from '../dedup/types';
 import { deriveEventId, readRecordId } from '../events/eventId';
 import { resolveEventTime } from '../events/eventTime';
-import { estimateMatchQuality, normalizeIdentity, renderIdentity } from '../identity';
+import { matchQualityScore, normalizeIdentity, renderIdentity } from '../identity';
 import {
 	statsBucket,
 	statsKey,
@@ -148,7 +148,7 @@ export async function dispatch<Config, Payload>(
 			clock,
 		});
 		const user = renderIdentity(identity, adapter.platform);
-		r.match_quality = estimateMatchQuality(adapter.platform, user).score;
+		r.match_quality = matchQualityScore(adapter.platform, user);
 		const built = adapter.buildEvent(
 			{
 				record: c.item.record,

@@ -52,6 +52,7 @@ export {
 export { renderIdentity, type PlatformIdentity } from './render-identity';
 export {
 	estimateMatchQuality,
+	matchQualityScore,
 	MATCH_QUALITY_WEIGHTS,
 	type MatchQuality,
 } from './matchQuality';

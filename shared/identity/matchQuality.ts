@@ -81,29 +81,32 @@ const WEIGHT_LISTS = new Map(
 	]),
 );
 
-export function estimateMatchQuality(platform: Platform, user: PlatformIdentity): MatchQuality {
+const GOOGLE_CLICK_IDS: readonly IdentityField[] = ['gclid', 'gbraid', 'wbraid'];
+
+/** The score alone (0–10, one decimal), without the "how to improve" list: senders report it per event. */
+export function matchQualityScore(platform: Platform, user: PlatformIdentity): number {
 	let score = 0;
-	const missing: Array<[IdentityField, number]> = [];
 	for (const [field, weight] of WEIGHT_LISTS.get(platform)!) {
 		if (user.values[field]?.length) score += weight;
-		else missing.push([field, weight]);
 	}
-	// gbraid/wbraid stand in for gclid: one click id is what counts, and with one present the
-	// others are not "missing".
+	// gbraid/wbraid stand in for gclid: one click id is what counts.
 	if (platform === 'google') {
-		const clickIds: IdentityField[] = ['gclid', 'gbraid', 'wbraid'];
-		const clicks = clickIds.filter((f) => user.values[f]?.length);
+		const clicks = GOOGLE_CLICK_IDS.filter((f) => user.values[f]?.length);
 		if (clicks.length > 1) score -= clicks.includes('gclid') ? 4 * (clicks.length - 1) : 4;
-		if (clicks.length > 0) {
-			for (let i = missing.length - 1; i >= 0; i--) {
-				if (clickIds.includes(missing[i][0])) missing.splice(i, 1);
-			}
-		}
 	}
-	const bounded = Math.min(10, Math.round(score * 10) / 10);
+	return Math.min(10, Math.round(score * 10) / 10);
+}
+
+export function estimateMatchQuality(platform: Platform, user: PlatformIdentity): MatchQuality {
+	const score = matchQualityScore(platform, user);
+	const missing = WEIGHT_LISTS.get(platform)!
+		.filter(([field]) => !user.values[field]?.length)
+		.map(([field]) => field);
+	// With one Google click id present, the others are not "missing".
+	const hasGoogleClick = platform === 'google' && GOOGLE_CLICK_IDS.some((f) => user.values[f]?.length);
 	return {
-		score: bounded,
-		rating: rating(bounded),
-		missing: missing.slice(0, 3).map(([field]) => field),
+		score,
+		rating: rating(score),
+		missing: (hasGoogleClick ? missing.filter((f) => !GOOGLE_CLICK_IDS.includes(f)) : missing).slice(0, 3),
 	};
 }

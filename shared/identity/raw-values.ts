@@ -29,9 +29,15 @@ export function readFirstText(raw: unknown): string | null {
 	return readCandidateTexts(raw).texts[0] ?? null;
 }
 
+/**
+ * Below U+0300 (where combining marks begin) every character is its own NFC form and none
+ * combines with another: such text needs no normalization, and nearly all input is such text.
+ */
+const MAY_NEED_NFC = /[\u0300-\uffff]/;
+
 /** NFC first so composed and decomposed accents normalize (and hash) alike; then trimmed. */
 export function cleanText(text: string): string {
-	return text.normalize('NFC').trim();
+	return (MAY_NEED_NFC.test(text) ? text.normalize('NFC') : text).trim();
 }
 
 function collect(raw: unknown, depth: number, found: CandidateTexts): void {

@@ -15,8 +15,9 @@ export interface PlatformIdentity {
 	warnings: string[];
 }
 
-/** Low-cardinality fields whose hashes repeat across a batch. */
+/** Low-cardinality fields whose hashes repeat across a batch (first names follow a steep Zipf curve). */
 const MEMOIZED_FIELDS: ReadonlySet<IdentityField> = new Set<IdentityField>([
+	'first_name',
 	'country',
 	'region',
 	'city',
@@ -43,17 +44,27 @@ export function renderIdentity(identity: NormalizedIdentity, platform: Platform)
 	for (const [field, rule] of PROFILE_FIELDS.get(platform)!) {
 		const canonical = identity.values[field];
 		if (canonical === undefined || canonical.length === 0) continue;
-		const rendered = new Set<string>();
-		for (const value of canonical) {
-			const arrivedHashed = identity.hashedInput[field] === true && isSha256Hex(value);
-			const output = renderValue(field, value, arrivedHashed, rule, profile, warnings);
-			if (output !== null && output !== '') rendered.add(output);
+		const mayBeHashed = identity.hashedInput[field] === true;
+		let output: string[];
+		if (canonical.length === 1) {
+			// One value per field is what nearly every lead has.
+			const value = canonical[0];
+			const one = renderValue(field, value, mayBeHashed && isSha256Hex(value), rule, profile, warnings);
+			if (one === null || one === '') continue;
+			output = [one];
+		} else {
+			const rendered = new Set<string>();
+			for (const value of canonical) {
+				const one = renderValue(field, value, mayBeHashed && isSha256Hex(value), rule, profile, warnings);
+				if (one !== null && one !== '') rendered.add(one);
+			}
+			if (rendered.size === 0) continue;
+			output = [...rendered];
 		}
-		if (rendered.size === 0) continue;
-		values[field] = [...rendered];
+		values[field] = output;
 		matchKeys.push(field);
 	}
-	return { values, matchKeys, warnings: [...warnings] };
+	return { values, matchKeys, warnings: warnings.size === 0 ? [] : [...warnings] };
 }
 
 function renderValue(
