@@ -140,19 +140,21 @@ export function normalizeIdentity(
 		normalizeFieldValues('user_agent', client.user_agent, normalizeUserAgentText, SINGLE),
 	);
 
-	const fbc = buildFbc(
-		{
-			fbc: click.fbc,
-			fbclid: click.fbclid,
-			landingUrl: source.page_url,
-			clickedAt: click.clicked_at,
-			// The state change time is the event time when the caller does not pass one.
-			eventTime: opts.eventTimeMs ?? readEpochMs(record?.occurred_at) ?? undefined,
-		},
-		clock,
-	);
-	if (fbc.value !== null) identity.addValue('fbc', fbc.value);
-	if (fbc.warning) identity.warnings.push(fbc.warning);
+	if (mayCarryFbc(click, source.page_url)) {
+		const fbc = buildFbc(
+			{
+				fbc: click.fbc,
+				fbclid: click.fbclid,
+				landingUrl: source.page_url,
+				clickedAt: click.clicked_at,
+				// The state change time is the event time when the caller does not pass one.
+				eventTime: opts.eventTimeMs ?? readEpochMs(record?.occurred_at) ?? undefined,
+			},
+			clock,
+		);
+		if (fbc.value !== null) identity.addValue('fbc', fbc.value);
+		if (fbc.warning) identity.warnings.push(fbc.warning);
+	}
 	identity.add('fbp', normalizeFieldValues('fbp', click.fbp, normalizeFbpText, SINGLE));
 	// A click id the record does not carry may still sit in the landing URL (a CRM that kept
 	// the page URL but not the parameters): read it from there, as fbc is built from fbclid.
@@ -167,6 +169,15 @@ export function normalizeIdentity(
 		identity.add(field, normalizeFieldValues(field, raw, clickIdNormalizer(field), SINGLE));
 	}
 	return identity.build();
+}
+
+/** Whether buildFbc could find anything: a stored fbc, an fbclid, or a landing URL with one. */
+function mayCarryFbc(click: Record<string, unknown>, pageUrl: unknown): boolean {
+	return (
+		isPresent(click.fbc) ||
+		isPresent(click.fbclid) ||
+		(isPresent(pageUrl) && (typeof pageUrl !== 'string' || pageUrl.includes('fbclid=')))
+	);
 }
 
 /** Whether a raw value is there at all (blank strings are read, and dropped, downstream). */
