@@ -9,7 +9,8 @@ import type { FieldOutcome } from './fields';
  * (`::ffff:1.2.3.4`, what Node servers report for IPv4 clients).
  */
 export function normalizeIpText(text: string): FieldOutcome {
-	let address = text.split(',')[0].trim();
+	const comma = text.indexOf(',');
+	let address = (comma === -1 ? text : text.slice(0, comma)).trim();
 	const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
 	if (bracketed) address = bracketed[1];
 	const withPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(address);

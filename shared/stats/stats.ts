@@ -42,6 +42,18 @@ export function statsKey(
 	return `${prefix}:stats:${platform}:${dest}:${bucket}`;
 }
 
+/** `key:<match key>` counter names, made once per match key rather than once per event. */
+const KEY_COUNTERS = new Map<string, string>();
+function keyCounter(matchKey: string): string {
+	let name = KEY_COUNTERS.get(matchKey);
+	if (name === undefined) {
+		name = `key:${matchKey}`;
+		// Match keys are the platforms' own field names: a few dozen in all.
+		if (KEY_COUNTERS.size < 1000) KEY_COUNTERS.set(matchKey, name);
+	}
+	return name;
+}
+
 /** The tally of one dispatch's results. */
 export function tallyResults(
 	results: ReadonlyArray<{ status: string; match_keys: string[]; match_quality?: number }>,
@@ -51,7 +63,7 @@ export function tallyResults(
 	for (const result of results) {
 		add(result.status);
 		if (result.status !== 'sent') continue;
-		for (const key of result.match_keys) add(`key:${key}`);
+		for (const key of result.match_keys) add(keyCounter(key));
 		if (typeof result.match_quality === 'number') add('mq_sum', Math.round(result.match_quality * 10));
 	}
 	return increments;
