@@ -160,7 +160,8 @@ export function normalizeIdentity(
 	// the page URL but not the parameters): read it from there, as fbc is built from fbclid.
 	// The URL is parsed at most once, and only when a click id is missing.
 	let landing: URLSearchParams | null | undefined;
-	for (const field of CLICK_ID_FIELDS) {
+	for (let i = 0; i < CLICK_ID_FIELDS.length; i++) {
+		const field = CLICK_ID_FIELDS[i];
 		let raw = click[field];
 		if (raw === undefined || raw === null) {
 			if (landing === undefined) landing = landingParams(source.page_url);
@@ -196,7 +197,9 @@ class IdentityBuilder {
 	readonly warnings: string[] = [];
 
 	add(field: IdentityField, found: FieldValues): void {
-		for (const warning of found.warnings) this.warnings.push(warning);
+		// Index loops here and below: this runs for every field of every event, and for…of over
+		// these small arrays allocates an iterator each time.
+		for (let i = 0; i < found.warnings.length; i++) this.warnings.push(found.warnings[i]);
 		if (found.values.length === 0) return;
 		const earlier = this.values[field];
 		// A non-empty FieldValues list is the builder's own to keep; it is never extended in
