@@ -189,12 +189,15 @@ export async function dispatch<Config, Payload>(
 		}
 	};
 
+	// Only needed to find repeats, which is done: free it before the batches run.
+	firstIndexOfEvent.clear();
 	if (candidates.length === 0) {
 		resolveRepeats();
 		await recordStatsAlone(results);
 		return results;
 	}
-	const candidateIndexes = new Set(candidates.map((c) => c.index));
+	const inBatch = new Uint8Array(items.length);
+	for (const c of candidates) inBatch[c.index] = 1;
 
 	// 2. Dry run: build everything, claim and send nothing.
 	if (options.dryRun) {
@@ -223,14 +226,18 @@ export async function dispatch<Config, Payload>(
 	// Batches run a few at a time, so one batch's Redis and HTTP waits overlap another's CPU
 	// work, and only the batches in flight are held in memory.
 	const size = Math.max(1, Math.min(options.batchSize ?? adapter.maxBatchSize, adapter.maxBatchSize));
-	const batches: Candidate[][] = [];
+	const batches: Array<Candidate[] | null> = [];
 	for (let start = 0; start < candidates.length; start += size) {
 		batches.push(candidates.slice(start, start + size));
 	}
+	// From here on each batch holds its own candidates, and lets go of them once settled.
+	candidates.length = 0;
 	let next = 0;
 	const worker = async () => {
 		while (next < batches.length) {
-			await runBatch(batches[next++]);
+			const index = next++;
+			await runBatch(batches[index]!);
+			batches[index] = null;
 		}
 	};
 
@@ -432,7 +439,7 @@ export async function dispatch<Config, Payload>(
 	resolveRepeats();
 	// Items that never reached a batch (input errors, skips, repeats) are counted on their own,
 	// in one more round trip only when there are any.
-	const outsideBatches = results.filter((_, i) => !candidateIndexes.has(i));
+	const outsideBatches = results.filter((_, i) => inBatch[i] === 0);
 	if (outsideBatches.length > 0) await recordStatsAlone(outsideBatches);
 	return results;
 }
