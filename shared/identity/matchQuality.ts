@@ -83,18 +83,41 @@ const WEIGHT_LISTS = new Map(
 
 const GOOGLE_CLICK_IDS: readonly IdentityField[] = ['gclid', 'gbraid', 'wbraid'];
 
-/** The score alone (0–10, one decimal), without the "how to improve" list: senders report it per event. */
+/**
+ * Each platform's weights in hundredths: a score is then an exact integer sum, the same in any
+ * order, rounded half up to one decimal.
+ */
+const WEIGHT_HUNDREDTHS = new Map(
+	(Object.keys(MATCH_QUALITY_WEIGHTS) as Platform[]).map((platform) => [
+		platform,
+		new Map(
+			(Object.entries(MATCH_QUALITY_WEIGHTS[platform]) as Array<[IdentityField, number]>).map(
+				([field, weight]) => [field, Math.round(weight * 100)],
+			),
+		),
+	]),
+);
+
+/**
+ * The score alone (0–10, one decimal), without the "how to improve" list: senders report it
+ * per event, so it reads only the keys the lead has.
+ */
 export function matchQualityScore(platform: Platform, user: PlatformIdentity): number {
-	let score = 0;
-	for (const [field, weight] of WEIGHT_LISTS.get(platform)!) {
-		if (user.values[field]?.length) score += weight;
+	const weights = WEIGHT_HUNDREDTHS.get(platform)!;
+	let hundredths = 0;
+	let googleClicks = 0;
+	let gclid = false;
+	for (let i = 0; i < user.matchKeys.length; i++) {
+		const field = user.matchKeys[i];
+		hundredths += weights.get(field) ?? 0;
+		if (platform === 'google' && GOOGLE_CLICK_IDS.includes(field)) {
+			googleClicks++;
+			if (field === 'gclid') gclid = true;
+		}
 	}
 	// gbraid/wbraid stand in for gclid: one click id is what counts.
-	if (platform === 'google') {
-		const clicks = GOOGLE_CLICK_IDS.filter((f) => user.values[f]?.length);
-		if (clicks.length > 1) score -= clicks.includes('gclid') ? 4 * (clicks.length - 1) : 4;
-	}
-	return Math.min(10, Math.round(score * 10) / 10);
+	if (googleClicks > 1) hundredths -= gclid ? 400 * (googleClicks - 1) : 400;
+	return Math.min(10, Math.round(hundredths / 10) / 10);
 }
 
 export function estimateMatchQuality(platform: Platform, user: PlatformIdentity): MatchQuality {

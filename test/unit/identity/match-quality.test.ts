@@ -22,6 +22,9 @@ describe('estimateMatchQuality', () => {
 		['tiktok', { contact: { email: 'a@acme.com', phone: '+14155552671' }, click: { ttclid: 'tt1' } }, 8, 'great'],
 		['microsoft', { click: { msclkid: 'ms1' } }, 4, 'fair'],
 		['pinterest', { contact: { email: 'a@acme.com', phone: '+14155552671' } }, 6, 'good'],
+		// 0.75 + 0.75 + 0.25 + 0.25 + 0.15 + 0.15 + 0.15 = 2.45 exactly: rounded half up, not
+		// down by a floating-point sum that comes out at 2.4499999…
+		['pinterest', { contact: { first_name: 'A', last_name: 'B', city: 'SF', postal_code: '94105', country: 'US' }, client: { ip: '203.0.113.9', user_agent: 'UA' } }, 2.5, 'poor'],
 	] as Array<[Platform, LeadRecord, number, string]>)('%s %j → %d (%s)', (platform, record, score, rating) => {
 		expect(quality(platform, record)).toMatchObject({ score, rating });
 	});
