@@ -1,0 +1,134 @@
+import type Redis from 'ioredis';
+import {
+	createRedisClient,
+	dispatch,
+	metaAdapter,
+	RedisDedupStore,
+	waitForReady,
+	type DispatchItem,
+	type DispatchOptions,
+	type ItemResult,
+	type meta,
+} from '../../shared';
+import {
+	deliveryLedger,
+	leadEventIds,
+	markedSent,
+	measure,
+	recordFigures,
+	type ScenarioFigures,
+	type StandInLog,
+} from './faultFigures';
+import { uniquePrefix } from './redisClient';
+import { startStandaloneRedis, type StandaloneRedis } from './redisTopology';
+import { fastTransport } from './senderHarness';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startMetaStandIn } = require('../standins/meta.js');
+
+export const FAULT_TOKEN = 'fault-suite-access-token-0123456789';
+export const FAULT_PIXEL = '700000000000007';
+
+export type MetaStandIn = Awaited<ReturnType<typeof startMetaStandIn>> & StandInLog;
+type MetaDispatch = DispatchOptions<meta.MetaConfig, meta.MetaServerEvent>;
+
+/**
+ * What every fault scenario stands on: a redis-server of its own on a free port (killed or
+ * paused at will; `persistent` = append-only file, every write fsynced), the Meta stand-in on
+ * loopback, one dedup connection as an n8n process keeps it, a key prefix per test, and the
+ * figures of a scenario counted from the stand-in's log. Call it inside the describe() whose
+ * tests use it: it registers its hooks there.
+ */
+export function faultHarness(
+	label: string,
+	options: { persistent?: boolean; commandTimeoutMs?: number } = {},
+) {
+	let redis: StandaloneRedis;
+	let standIn: MetaStandIn;
+	let client: Redis;
+	let admin: Redis;
+	let prefix: string;
+
+	beforeAll(async () => {
+		redis = await startStandaloneRedis({ persistent: options.persistent });
+		standIn = await startMetaStandIn({ accessToken: FAULT_TOKEN });
+		client = createRedisClient({ url: redis.url, commandTimeoutMs: options.commandTimeoutMs });
+		admin = redis.admin();
+		await waitForReady(client, 10_000);
+	});
+	beforeEach(() => {
+		standIn.reset();
+		prefix = uniquePrefix(label);
+	});
+	afterAll(async () => {
+		client?.disconnect();
+		await standIn?.close();
+		await redis?.stop();
+	});
+
+	const config = (): meta.MetaConfig => ({
+		pixelId: FAULT_PIXEL,
+		accessToken: FAULT_TOKEN,
+		baseUrl: standIn.url,
+		actionSource: 'auto',
+		limitedDataUse: 'auto',
+	});
+
+	/** dispatch() to the stand-in with the Redis store on the shared connection, fast retries, this test's prefix. */
+	const run = (items: DispatchItem[], overrides: Partial<MetaDispatch> = {}): Promise<ItemResult[]> =>
+		dispatch(items, {
+			adapter: metaAdapter,
+			config: config(),
+			transport: fastTransport(),
+			store: new RedisDedupStore(client, { description: `Redis ${redis.url}` }),
+			keyPrefix: prefix,
+			...overrides,
+		});
+
+	/**
+	 * Counts the scenario from the stand-in's log and the dedup keys, writes its row of
+	 * RELIABILITY.md and asserts the promises every scenario keeps (see recordFigures).
+	 */
+	const record = async (
+		row: Omit<ScenarioFigures, 'measured'>,
+		dispatched: DispatchItem[],
+		counts: { errorsReported: number; rerunSent: number },
+	) => {
+		const expected = leadEventIds(
+			FAULT_PIXEL,
+			dispatched.map((item) => String(item.record.record_id)),
+		);
+		const ledger = deliveryLedger(standIn, expected);
+		const sent = await markedSent(admin, prefix);
+		recordFigures({ ...row, measured: measure(ledger, sent, expected, counts) });
+	};
+
+	return {
+		get redis() {
+			return redis;
+		},
+		get standIn() {
+			return standIn;
+		},
+		/** The dedup connection (the one the runs use). */
+		get client() {
+			return client;
+		},
+		/** A connection for inspection. */
+		get admin() {
+			return admin;
+		},
+		get prefix() {
+			return prefix;
+		},
+		config,
+		run,
+		record,
+	};
+}
+
+/** The items that ended failed, each with its message. */
+export function failedItems(results: ItemResult[]): ItemResult[] {
+	return results.filter((r) => r.status === 'failed');
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
