@@ -27,6 +27,14 @@ interface Candidate {
 	key: string;
 }
 
+/** Where a batch's settle stands: when its claims were made, what its retries waited, whether to count it. */
+interface SettleRetry {
+	claimedAt: number;
+	slept: number;
+	delay: number;
+	count: boolean;
+}
+
 const DEFAULT_CONCURRENCY = 4;
 /** How long a dispatch waits for another run's live claim on the same event to settle. */
 const DEFAULT_IN_FLIGHT_WAIT_MS = 10_000;
@@ -235,6 +243,7 @@ export async function dispatch<Config, Payload>(
 	};
 
 	const runBatch = async (batch: Candidate[]) => {
+		const claimedAt = clock();
 		const { claimed, token, state } = await claimBatch(batch);
 		const commit: string[] = [];
 		const release: string[] = [];
@@ -283,7 +292,9 @@ export async function dispatch<Config, Payload>(
 				}
 			});
 		}
-		if (options.store && token) await settle(batch, claimed, token, commit, release);
+		if (options.store && token) {
+			await settle(batch, claimed, token, commit, release, { claimedAt, slept: 0, delay: 200, count: true });
+		}
 	};
 
 	/** Claims one batch; waits (bounded) for other runs' live claims. */
@@ -389,20 +400,25 @@ export async function dispatch<Config, Payload>(
 		}
 	};
 
-	/** Commits what was sent, releases what was not, and counts the batch: one round trip. */
+	/**
+	 * Commits what was sent, releases what was not, and counts the batch: one round trip. When
+	 * the store fails after the platform acknowledged events, it is tried again (see
+	 * waitToSettleAgain) before the events are left with a warning.
+	 */
 	const settle = async (
 		batch: Candidate[],
 		claimed: Candidate[],
 		token: string,
 		commit: string[],
 		release: string[],
-	) => {
+		retry: SettleRetry,
+	): Promise<void> => {
 		try {
 			const settled = await options.store!.settleBatch(token, {
 				commit,
 				release,
 				committedTtlMs: options.committedTtlMs ?? DEFAULT_COMMITTED_TTL_MS,
-				stats: stats(batch.map((c) => results[c.index])),
+				stats: retry.count ? stats(batch.map((c) => results[c.index])) : undefined,
 			});
 			if (settled.notOwned.length > 0) {
 				const lost = new Set(settled.notOwned);
@@ -416,6 +432,9 @@ export async function dispatch<Config, Payload>(
 			}
 		} catch (error) {
 			const message = error instanceof Error ? error.message : String(error);
+			if (commit.length > 0 && (await waitToSettleAgain(retry, message))) {
+				return settle(batch, claimed, token, commit, release, retry);
+			}
 			for (const c of claimed) {
 				const r = results[c.index];
 				r.warnings.push(
@@ -425,6 +444,24 @@ export async function dispatch<Config, Payload>(
 				);
 			}
 		}
+	};
+
+	/**
+	 * After a failed settle of acknowledged events (Redis restarting, failing over, paused):
+	 * waits a little and says whether to try again — for as long as this run's claims last.
+	 * Until then no other run can send those events, so recording them late is still exactly
+	 * once; giving up at once would let the next re-run send them a second time.
+	 */
+	const waitToSettleAgain = async (retry: SettleRetry, message: string): Promise<boolean> => {
+		// A settle that timed out may still run once Redis answers: the batch is counted once.
+		if (/timed out/i.test(message)) retry.count = false;
+		// Its own sleeps count too, so an injected clock that stands still cannot spin it.
+		const elapsed = Math.max(clock() - retry.claimedAt, retry.slept);
+		if (elapsed + retry.delay >= (options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS)) return false;
+		await sleep(retry.delay);
+		retry.slept += retry.delay;
+		retry.delay = Math.min(retry.delay * 2, 2_000);
+		return true;
 	};
 
 	const workers = Math.max(1, Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, batches.length));
