@@ -1,6 +1,6 @@
-import { RedisDedupStore } from '../../shared';
+import { RedisDedupStore, type ItemResult } from '../../shared';
 import { statusCounts } from '../support/faultFigures';
-import { failedItems, faultHarness, sleep } from '../support/faultHarness';
+import { faultHarness, sleep } from '../support/faultHarness';
 import { crmLead } from '../support/leads';
 import { until } from '../support/redisTopology';
 import { leadItems } from '../support/senderHarness';
@@ -49,6 +49,7 @@ describe('the dedup Redis killed, paused and back', () => {
 		const completed = await first;
 		expect(statusCounts(completed)).toEqual({ sent: 5000 });
 		expect(distinct(completed.flatMap((r) => r.warnings))).toEqual([]);
+		expect(await h.audit()).toBe(0);
 
 		const rerun = await h.run([...atPlatform, ...duringOutage], { claimTtlMs: LONG_CLAIM_TTL_MS });
 		expect(statusCounts(rerun.slice(0, 5000))).toEqual({ duplicate: 5000 });
@@ -66,14 +67,14 @@ describe('the dedup Redis killed, paused and back', () => {
 				expected: 'dispatch during the outage fails closed, nothing sent; the answered batches are recorded once Redis is back; the re-run sends exactly the 2,000 unsent',
 			},
 			[...atPlatform, ...duringOutage],
-			{ errorsReported: failedItems(refused).length, rerunSent: statusCounts(rerun).sent ?? 0 },
+			{ faulted: [...completed, ...refused], rerun },
 		);
 	});
 
 	it('paused (CLIENT PAUSE WRITE) beyond the command timeout while claiming: every item fails closed and nothing is sent; afterwards the re-run sends every event once', async () => {
 		const items = leadItems(1500, (i) => crmLead(20_000 + i), 'Lead');
 		await h.redis.command('CLIENT', 'PAUSE', '120000', 'WRITE');
-		let paused;
+		let paused: ItemResult[] = [];
 		try {
 			paused = await h.run(items, { claimTtlMs: 3_000 });
 		} finally {
@@ -87,6 +88,7 @@ describe('the dedup Redis killed, paused and back', () => {
 				error: expect.stringMatching(/unavailable: Command timed out\. Nothing was sent \(dedup fails closed\)/),
 			});
 		}
+		expect(await h.audit()).toBe(0);
 
 		// The claims the paused scripts made when Redis resumed belong to nobody alive: the re-run
 		// waits for them to expire (3 s), then claims and sends.
@@ -102,7 +104,7 @@ describe('the dedup Redis killed, paused and back', () => {
 				expected: 'every item fails closed ("Command timed out … Nothing was sent"), nothing sent; the re-run sends all 1,500 once',
 			},
 			items,
-			{ errorsReported: failedItems(paused).length, rerunSent: statusCounts(rerun).sent ?? 0 },
+			{ faulted: paused, rerun },
 		);
 	});
 
@@ -122,6 +124,7 @@ describe('the dedup Redis killed, paused and back', () => {
 		const results = await running;
 		expect(statusCounts(results)).toEqual({ sent: 2000 });
 		expect(distinct(results.flatMap((r) => r.warnings))).toEqual([]);
+		expect(await h.audit()).toBe(0);
 
 		const rerun = await h.run(items, { claimTtlMs: LONG_CLAIM_TTL_MS });
 		expect(statusCounts(rerun)).toEqual({ duplicate: 2000 });
@@ -138,7 +141,7 @@ describe('the dedup Redis killed, paused and back', () => {
 				expected: 'the dispatch waits for Redis and records the 2,000 as sent, no warning; the re-run sends nothing',
 			},
 			items,
-			{ errorsReported: failedItems(results).length, rerunSent: statusCounts(rerun).sent ?? 0 },
+			{ faulted: results, rerun },
 		);
 	});
 });

@@ -222,7 +222,8 @@ function releaseHeld(state) {
 /**
  * Starts a stand-in's loopback server on `where.host` (default 127.0.0.1) and `where.port`
  * (default: a free one), and returns what every stand-in returns: its `url` and `port`, what it
- * `received`, its `requests` log, `queueFaults(list)`, `heldAnswers()` (how many answers
+ * `received`, its `requests` log, `queueFaults(list)`, `pendingFaults()` (how many are still
+ * queued), `heldAnswers()` (how many answers
  * `accept-hold` faults keep back), `releaseHeld()` / `dropHeld()` (send them / close their
  * connections without them) and `close()`.
  *
@@ -265,6 +266,7 @@ async function startStandInServer(where, parts) {
 		requests: state.requests,
 		/** @param {Fault[]} list */
 		queueFaults: (list) => state.faults.push(...list),
+		pendingFaults: () => state.faults.length,
 		heldAnswers: () => state.held.length,
 		releaseHeld: () => releaseHeld(state),
 		dropHeld: () => {

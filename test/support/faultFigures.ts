@@ -21,6 +21,8 @@ export interface StandInLog {
 export interface Ledger {
 	/** Distinct event ids the stand-in accepted. */
 	accepted: Set<string>;
+	/** Events the stand-in accepted, each repeat counted. */
+	deliveries: number;
 	/** Ids accepted again after a delivery of them had been acknowledged: a true duplicate. */
 	duplicates: Set<string>;
 	/**
@@ -47,6 +49,7 @@ export function deliveryLedger(log: StandInLog, expected: Set<string>): Ledger {
 	const ackedAt = new Map<string, number>();
 	const ledger: Ledger = {
 		accepted: new Set(),
+		deliveries: log.received.length,
 		duplicates: new Set(),
 		resentAfterLostAnswer: new Set(),
 		changedOnResend: new Set(),
@@ -130,6 +133,8 @@ export interface Measured {
 	events: number;
 	/** Distinct of them the stand-in accepted. */
 	accepted: number;
+	/** Events the stand-in accepted, each repeat counted. */
+	deliveries: number;
 	duplicates: number;
 	lost: number;
 	resentAfterLostAnswer: number;
@@ -159,6 +164,7 @@ export function measure(
 	return {
 		events: expected.size,
 		accepted: ledger.accepted.size,
+		deliveries: ledger.deliveries,
 		duplicates: ledger.duplicates.size,
 		lost: ledger.lost.size,
 		resentAfterLostAnswer: ledger.resentAfterLostAnswer.size,

@@ -47,6 +47,8 @@ export function faultHarness(
 	let client: Redis;
 	let admin: Redis;
 	let prefix: string;
+	/** The most events seen marked sent without an acknowledged delivery, at any audit of this test. */
+	let markedUnacknowledged = 0;
 
 	beforeAll(async () => {
 		redis = await startStandaloneRedis({ persistent: options.persistent });
@@ -58,6 +60,7 @@ export function faultHarness(
 	beforeEach(() => {
 		standIn.reset();
 		prefix = uniquePrefix(label);
+		markedUnacknowledged = 0;
 	});
 	afterAll(async () => {
 		client?.disconnect();
@@ -85,21 +88,41 @@ export function faultHarness(
 		});
 
 	/**
+	 * How many events are marked sent in Redis right now that the stand-in never acknowledged
+	 * (must be 0 after every run, not only at the end, when the re-run has acknowledged them all).
+	 */
+	const audit = async (): Promise<number> => {
+		const { acknowledged } = deliveryLedger(standIn, new Set());
+		const sent = await markedSent(admin, prefix);
+		const count = [...sent].filter((id) => !acknowledged.has(id)).length;
+		markedUnacknowledged = Math.max(markedUnacknowledged, count);
+		return count;
+	};
+
+	/**
 	 * Counts the scenario from the stand-in's log and the dedup keys, writes its row of
 	 * RELIABILITY.md and asserts the promises every scenario keeps (see recordFigures).
+	 * `runs.faulted`: the results of the runs under fault (their failed items are the errors
+	 * reported); `runs.rerun`: the recovery re-run's (its sent items are what it sent).
 	 */
 	const record = async (
 		row: Omit<ScenarioFigures, 'measured'>,
 		dispatched: DispatchItem[],
-		counts: { errorsReported: number; rerunSent: number },
+		runs: { faulted: ItemResult[]; rerun: ItemResult[] },
 	) => {
+		const counts = {
+			errorsReported: failedItems(runs.faulted).length,
+			rerunSent: runs.rerun.filter((r) => r.status === 'sent').length,
+		};
 		const expected = leadEventIds(
 			FAULT_PIXEL,
 			dispatched.map((item) => String(item.record.record_id)),
 		);
 		const ledger = deliveryLedger(standIn, expected);
 		const sent = await markedSent(admin, prefix);
-		recordFigures({ ...row, measured: measure(ledger, sent, expected, counts) });
+		const measured = measure(ledger, sent, expected, counts);
+		measured.markedSentUnacknowledged = Math.max(measured.markedSentUnacknowledged, markedUnacknowledged);
+		recordFigures({ ...row, measured });
 	};
 
 	return {
@@ -122,6 +145,7 @@ export function faultHarness(
 		},
 		config,
 		run,
+		audit,
 		record,
 	};
 }
