@@ -1,6 +1,6 @@
 import { RedisDedupStore, type ItemResult } from '../../shared';
 import { statusCounts } from '../support/faultFigures';
-import { faultHarness, sleep } from '../support/faultHarness';
+import { faultHarness, runCounts, sleep } from '../support/faultHarness';
 import { crmLead } from '../support/leads';
 import { until } from '../support/redisTopology';
 import { leadItems } from '../support/senderHarness';
@@ -67,7 +67,7 @@ describe('the dedup Redis killed, paused and back', () => {
 				expected: 'dispatch during the outage fails closed, nothing sent; the answered batches are recorded once Redis is back; the re-run sends exactly the 2,000 unsent',
 			},
 			[...atPlatform, ...duringOutage],
-			{ faulted: [...completed, ...refused], rerun },
+			runCounts([...completed, ...refused], rerun),
 		);
 	});
 
@@ -104,7 +104,7 @@ describe('the dedup Redis killed, paused and back', () => {
 				expected: 'every item fails closed ("Command timed out … Nothing was sent"), nothing sent; the re-run sends all 1,500 once',
 			},
 			items,
-			{ faulted: paused, rerun },
+			runCounts(paused, rerun),
 		);
 	});
 
@@ -141,7 +141,7 @@ describe('the dedup Redis killed, paused and back', () => {
 				expected: 'the dispatch waits for Redis and records the 2,000 as sent, no warning; the re-run sends nothing',
 			},
 			items,
-			{ faulted: results, rerun },
+			runCounts(results, rerun),
 		);
 	});
 });

@@ -102,18 +102,12 @@ export function faultHarness(
 	/**
 	 * Counts the scenario from the stand-in's log and the dedup keys, writes its row of
 	 * RELIABILITY.md and asserts the promises every scenario keeps (see recordFigures).
-	 * `runs.faulted`: the results of the runs under fault (their failed items are the errors
-	 * reported); `runs.rerun`: the recovery re-run's (its sent items are what it sent).
 	 */
 	const record = async (
 		row: Omit<ScenarioFigures, 'measured'>,
 		dispatched: DispatchItem[],
-		runs: { faulted: ItemResult[]; rerun: ItemResult[] },
+		counts: RunCounts,
 	) => {
-		const counts = {
-			errorsReported: failedItems(runs.faulted).length,
-			rerunSent: runs.rerun.filter((r) => r.status === 'sent').length,
-		};
 		const expected = leadEventIds(
 			FAULT_PIXEL,
 			dispatched.map((item) => String(item.record.record_id)),
@@ -150,9 +144,18 @@ export function faultHarness(
 	};
 }
 
-/** The items that ended failed, each with its message. */
-export function failedItems(results: ItemResult[]): ItemResult[] {
-	return results.filter((r) => r.status === 'failed');
+/** What a scenario reports of its runs: items failed under fault, events the recovery re-run sent. */
+export interface RunCounts {
+	errorsReported: number;
+	rerunSent: number;
+}
+
+/** The counts from the results of the runs under fault and of the recovery re-run. */
+export function runCounts(faulted: ItemResult[], rerun: ItemResult[]): RunCounts {
+	return {
+		errorsReported: faulted.filter((r) => r.status === 'failed').length,
+		rerunSent: rerun.filter((r) => r.status === 'sent').length,
+	};
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
