@@ -1,8 +1,7 @@
 import type { DispatchItem } from '../../shared';
-import { startDispatcher, type DispatchSummary, type DispatcherProcess } from '../support/dispatcherProcess';
-import { FAULT_PIXEL, FAULT_TOKEN, faultHarness } from '../support/faultHarness';
+import type { DispatchSummary } from '../support/dispatcherProcess';
+import { faultHarness } from '../support/faultHarness';
 import { crmLead } from '../support/leads';
-import { FAST_RETRY } from '../support/senderHarness';
 
 const PROCESSES = 8;
 const ROUNDS = 20;
@@ -21,12 +20,13 @@ const ROUND_STEP = 5000;
  */
 describe('8 processes racing over overlapping leads, 20 rounds', () => {
 	const h = faultHarness('faults-race');
-	const processes: DispatcherProcess[] = [];
-	afterAll(() => Promise.all(processes.map((p) => p.kill())));
 
 	const window = (round: number, w: number): DispatchItem[] => {
 		const start = round * ROUND_STEP + w * STAGGER;
-		const items = Array.from({ length: LEADS }, (_, i) => ({ record: crmLead(start + i), eventName: 'Lead' }));
+		const items = Array.from({ length: LEADS }, (_, i) => ({
+			record: crmLead(start + i),
+			eventName: 'Lead',
+		}));
 		return w % 2 === 1 ? items.reverse() : items;
 	};
 	const add = (into: Record<string, number>, from: Record<string, number>) => {
@@ -34,20 +34,7 @@ describe('8 processes racing over overlapping leads, 20 rounds', () => {
 	};
 
 	it('every event id reaches the platform exactly once', async () => {
-		processes.push(
-			...(await Promise.all(
-				Array.from({ length: PROCESSES }, () =>
-					startDispatcher({
-						redisUrl: h.redis.url,
-						standInUrl: h.standIn.url,
-						token: FAULT_TOKEN,
-						pixelId: FAULT_PIXEL,
-						keyPrefix: h.prefix,
-						retry: FAST_RETRY,
-					}),
-				),
-			)),
-		);
+		const processes = await Promise.all(Array.from({ length: PROCESSES }, () => h.dispatcher()));
 		const status: Record<string, number> = {};
 		const dedup: Record<string, number> = {};
 		const errors: Record<string, number> = {};
@@ -55,7 +42,8 @@ describe('8 processes racing over overlapping leads, 20 rounds', () => {
 		const dispatched = new Map<string, DispatchItem>();
 		for (let round = 0; round < ROUNDS; round++) {
 			const sets = processes.map((_, w) => window(round, w));
-			for (const set of sets) for (const item of set) dispatched.set(String(item.record.record_id), item);
+			for (const set of sets)
+				for (const item of set) dispatched.set(String(item.record.record_id), item);
 			// All hold their items first, then all start at once.
 			await Promise.all(processes.map((p, w) => p.prepare(sets[w])));
 			const summaries: DispatchSummary[] = await Promise.all(processes.map((p) => p.go()));
@@ -73,14 +61,17 @@ describe('8 processes racing over overlapping leads, 20 rounds', () => {
 
 		expect(items).toHaveLength((ROUNDS - 1) * ROUND_STEP + (PROCESSES - 1) * STAGGER + LEADS);
 		expect(status.sent + (rerun?.status.sent ?? 0)).toBe(items.length);
-		expect(Object.keys(errors).every((e) => e.startsWith('retryable: another run claimed this event'))).toBe(true);
+		expect(
+			Object.keys(errors).every((e) => e.startsWith('retryable: another run claimed this event')),
+		).toBe(true);
 		await h.record(
 			{
 				id: 'race-8-processes',
 				order: 130,
 				scenario: '8 processes racing, 20 rounds',
 				done: `${PROCESSES} OS processes dispatching overlapping sets of ${LEADS.toLocaleString('en-US')} leads at the same moment (half in reverse order), ${ROUNDS} rounds, each round overlapping the last: ${(PROCESSES * LEADS * ROUNDS).toLocaleString('en-US')} items`,
-				expected: 'every event id reaches the stand-in exactly once; every other item is a duplicate',
+				expected:
+					'every event id reaches the stand-in exactly once; every other item is a duplicate',
 				details: { status, dedup, errors, sentPerProcess, rerun },
 			},
 			items,

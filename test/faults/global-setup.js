@@ -25,6 +25,8 @@ module.exports = async function globalSetup(globalConfig) {
 		}
 	}
 	if (!fs.existsSync(path.join(ROOT, 'dist', 'shared', 'index.js'))) {
-		throw new Error('dist/shared/index.js is missing: run `npm run build` (npm run test:faults does)');
+		throw new Error(
+			'dist/shared/index.js is missing: run `npm run build` (npm run test:faults does)',
+		);
 	}
 };

@@ -1,9 +1,8 @@
-import { startDispatcher, type DispatcherProcess } from '../support/dispatcherProcess';
 import { markedSent } from '../support/faultFigures';
-import { FAULT_PIXEL, FAULT_TOKEN, faultHarness } from '../support/faultHarness';
+import { faultHarness } from '../support/faultHarness';
 import { crmLead } from '../support/leads';
 import { until } from '../support/redisTopology';
-import { FAST_RETRY, leadItems } from '../support/senderHarness';
+import { leadItems } from '../support/senderHarness';
 
 /** Short, so the dead run's claims expire within the test (production: 120 s). */
 const CLAIM_TTL_MS = 10_000;
@@ -19,25 +18,11 @@ const IN_FLIGHT_WAIT_MS = 500;
  */
 describe('a dispatching process killed between send and settle', () => {
 	const h = faultHarness('faults-kill');
-	const processes: DispatcherProcess[] = [];
-	const dispatcher = async () => {
-		const p = await startDispatcher({
-			redisUrl: h.redis.url,
-			standInUrl: h.standIn.url,
-			token: FAULT_TOKEN,
-			pixelId: FAULT_PIXEL,
-			keyPrefix: h.prefix,
-			retry: FAST_RETRY,
-		});
-		processes.push(p);
-		return p;
-	};
-	afterAll(() => Promise.all(processes.map((p) => p.kill())));
 
 	it('after its claims expire, a re-run resends the accepted batches with the same event ids; nothing is lost', async () => {
 		const items = leadItems(5000, crmLead, 'Lead');
 		const options = { claimTtlMs: CLAIM_TTL_MS, inFlightWaitMs: IN_FLIGHT_WAIT_MS };
-		const [doomed, survivor] = await Promise.all([dispatcher(), dispatcher()]);
+		const [doomed, survivor] = await Promise.all([h.dispatcher(), h.dispatcher()]);
 		await survivor.prepare(items, options);
 
 		// The platform accepts the first 4 batches (4,000 events) and holds its answers: the
@@ -48,7 +33,11 @@ describe('a dispatching process killed between send and settle', () => {
 			() => 'finished',
 			(error: Error) => error.message,
 		);
-		await until('4 batches held at the stand-in', async () => h.standIn.heldAnswers() === 4, 120_000);
+		await until(
+			'4 batches held at the stand-in',
+			async () => h.standIn.heldAnswers() === 4,
+			120_000,
+		);
 		await doomed.kill('SIGKILL');
 		expect(await dying).toMatch(/exited \(SIGKILL\)/);
 		h.standIn.dropHeld();
@@ -65,7 +54,11 @@ describe('a dispatching process killed between send and settle', () => {
 		expect(await h.audit()).toBe(0);
 
 		// Once they expire, the next re-run sends those 4,000 again: same events, same ids.
-		await until('the dead run\'s claims to expire', async () => (await h.admin.keys(`${h.prefix}:meta:*`)).length === 1000, 60_000);
+		await until(
+			"the dead run's claims to expire",
+			async () => (await h.admin.keys(`${h.prefix}:meta:*`)).length === 1000,
+			60_000,
+		);
 		const afterExpiry = await survivor.dispatch(items, options);
 		expect(afterExpiry.status).toEqual({ sent: 4000, duplicate: 1000 });
 		expect(h.standIn.received).toHaveLength(9000);
@@ -76,7 +69,8 @@ describe('a dispatching process killed between send and settle', () => {
 				order: 120,
 				scenario: 'Dispatching process killed between send and settle',
 				done: `SIGKILL of a dispatching process (built core) after the platform accepted 4 of its 5 batches, before any settle (claim TTL ${CLAIM_TTL_MS / 1000} s); a re-run in another process at once, another after the claims expired`,
-				expected: 'the first re-run sends the never-claimed batch and reports the 4,000 as in_flight (retryable, not duplicate); after expiry the re-run resends those 4,000 with the same event ids; nothing lost',
+				expected:
+					'the first re-run sends the never-claimed batch and reports the 4,000 as in_flight (retryable, not duplicate); after expiry the re-run resends those 4,000 with the same event ids; nothing lost',
 			},
 			items,
 			{

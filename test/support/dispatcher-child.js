@@ -22,7 +22,10 @@ const core = require(path.join(__dirname, '..', '..', 'dist', 'shared', 'index.j
 
 /** @type {Setup} */
 const setup = JSON.parse(process.argv[2] || '{}');
-const client = core.createRedisClient({ url: setup.redisUrl, commandTimeoutMs: setup.commandTimeoutMs });
+const client = core.createRedisClient({
+	url: setup.redisUrl,
+	commandTimeoutMs: setup.commandTimeoutMs,
+});
 const store = new core.RedisDedupStore(client, { description: `Redis ${setup.redisUrl}` });
 const transport = new core.Transport({ retry: setup.retry });
 const config = {
@@ -48,7 +51,8 @@ function summarize(results) {
 	for (const r of results) {
 		add(summary.status, r.status);
 		add(summary.dedup, r.dedup ?? 'none');
-		if (r.status === 'failed') add(summary.errors, `${r.retryable ? 'retryable' : 'final'}: ${r.error}`);
+		if (r.status === 'failed')
+			add(summary.errors, `${r.retryable ? 'retryable' : 'final'}: ${r.error}`);
 		for (const w of r.warnings) add(summary.warnings, w);
 	}
 	return summary;
@@ -85,7 +89,10 @@ core
 	.then(() => {
 		process.on('message', (message) => {
 			onMessage(message).catch((error) => {
-				process.send?.({ type: 'error', message: String(error && error.stack ? error.stack : error) });
+				process.send?.({
+					type: 'error',
+					message: String(error && error.stack ? error.stack : error),
+				});
 			});
 		});
 		process.send?.({ type: 'ready' });

@@ -1,7 +1,8 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DispatchItem } from '../../shared';
+import { killAtExit } from './childProcesses';
 
 /*
  * Dispatching OS processes for the fault suite (test/support/dispatcher-child.js): each runs the
@@ -11,12 +12,6 @@ import type { DispatchItem } from '../../shared';
 
 const CHILD = path.join(__dirname, 'dispatcher-child.js');
 const BUILT_CORE = path.resolve(__dirname, '..', '..', 'dist', 'shared', 'index.js');
-
-/** Every process started and not yet gone: killed if the test process exits first. */
-const live = new Set<ChildProcess>();
-process.once('exit', () => {
-	for (const child of live) child.kill('SIGKILL');
-});
 
 export interface DispatcherSetup {
 	redisUrl: string;
@@ -59,12 +54,15 @@ export interface DispatcherProcess {
 /** Starts one dispatching process; resolves once its Redis connection is ready. */
 export function startDispatcher(setup: DispatcherSetup): Promise<DispatcherProcess> {
 	if (!fs.existsSync(BUILT_CORE)) {
-		throw new Error(`${BUILT_CORE} is missing: the fault suite's processes run the built core (npm run build)`);
+		throw new Error(
+			`${BUILT_CORE} is missing: the fault suite's processes run the built core (npm run build)`,
+		);
 	}
-	const child = fork(CHILD, [JSON.stringify(setup)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-	live.add(child);
+	const child = fork(CHILD, [JSON.stringify(setup)], {
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+	});
+	killAtExit(child);
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-	child.once('exit', () => live.delete(child));
 	/** Resolves with the next message of a type; rejects if the process exits or reports an error first. */
 	const next = <T>(type: string, pick: (message: Record<string, unknown>) => T) =>
 		new Promise<T>((resolve, reject) => {
@@ -79,7 +77,11 @@ export function startDispatcher(setup: DispatcherSetup): Promise<DispatcherProce
 			};
 			const onExit = (code: number | null, signal: string | null) => {
 				cleanup();
-				reject(new Error(`dispatcher ${child.pid} exited (${signal ?? code}) while waiting for "${type}"`));
+				reject(
+					new Error(
+						`dispatcher ${child.pid} exited (${signal ?? code}) while waiting for "${type}"`,
+					),
+				);
 			};
 			const cleanup = () => {
 				child.off('message', onMessage);

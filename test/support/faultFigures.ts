@@ -14,7 +14,11 @@ export const FIGURES_DIR = path.resolve(__dirname, '..', '..', '.faults', 'figur
 
 /** What the Meta stand-in logs (test/standins/meta.js), as far as the ledger reads it. */
 export interface StandInLog {
-	received: Array<{ event: { event_id: string; event_name: string; event_time: number }; receivedAt: number; request: number }>;
+	received: Array<{
+		event: { event_id: string; event_name: string; event_time: number };
+		receivedAt: number;
+		request: number;
+	}>;
 	requests: Array<{ status: number; answeredAt?: number }>;
 }
 
@@ -186,7 +190,10 @@ export function measure(
  */
 export function recordFigures(figures: ScenarioFigures): void {
 	fs.mkdirSync(FIGURES_DIR, { recursive: true });
-	fs.writeFileSync(path.join(FIGURES_DIR, `${figures.id}.json`), `${JSON.stringify(figures, null, 2)}\n`);
+	fs.writeFileSync(
+		path.join(FIGURES_DIR, `${figures.id}.json`),
+		`${JSON.stringify(figures, null, 2)}\n`,
+	);
 	const m = figures.measured;
 	expect({
 		accepted: m.accepted,

@@ -19,9 +19,10 @@ import {
 	type ScenarioFigures,
 	type StandInLog,
 } from './faultFigures';
+import { startDispatcher, type DispatcherProcess } from './dispatcherProcess';
 import { uniquePrefix } from './redisClient';
 import { startStandaloneRedis, type StandaloneRedis } from './redisTopology';
-import { fastTransport } from './senderHarness';
+import { FAST_RETRY, fastTransport } from './senderHarness';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startMetaStandIn } = require('../standins/meta.js');
 
@@ -49,6 +50,7 @@ export function faultHarness(
 	let prefix: string;
 	/** The most events seen marked sent without an acknowledged delivery, at any audit of this test. */
 	let markedUnacknowledged = 0;
+	const processes: DispatcherProcess[] = [];
 
 	beforeAll(async () => {
 		redis = await startStandaloneRedis({ persistent: options.persistent });
@@ -63,6 +65,7 @@ export function faultHarness(
 		markedUnacknowledged = 0;
 	});
 	afterAll(async () => {
+		await Promise.all(processes.map((p) => p.kill()));
 		client?.disconnect();
 		await standIn?.close();
 		await redis?.stop();
@@ -77,7 +80,10 @@ export function faultHarness(
 	});
 
 	/** dispatch() to the stand-in with the Redis store on the shared connection, fast retries, this test's prefix. */
-	const run = (items: DispatchItem[], overrides: Partial<MetaDispatch> = {}): Promise<ItemResult[]> =>
+	const run = (
+		items: DispatchItem[],
+		overrides: Partial<MetaDispatch> = {},
+	): Promise<ItemResult[]> =>
 		dispatch(items, {
 			adapter: metaAdapter,
 			config: config(),
@@ -86,6 +92,31 @@ export function faultHarness(
 			keyPrefix: prefix,
 			...overrides,
 		});
+
+	/**
+	 * A dispatching OS process (the built core) on this Redis, this stand-in and the current
+	 * test's key prefix, with fast retries; killed after the tests.
+	 */
+	const dispatcher = async (): Promise<DispatcherProcess> => {
+		const p = await startDispatcher({
+			redisUrl: redis.url,
+			standInUrl: standIn.url,
+			token: FAULT_TOKEN,
+			pixelId: FAULT_PIXEL,
+			keyPrefix: prefix,
+			retry: FAST_RETRY,
+		});
+		processes.push(p);
+		return p;
+	};
+
+	/** The destination's health counters for this test (what the Health Report shows). */
+	const healthCounters = async () => {
+		const [stats] = await new RedisDedupStore(client, { description: 'check' }).readStats(prefix, {
+			hours: 1,
+		});
+		return stats;
+	};
 
 	/**
 	 * How many events are marked sent in Redis right now that the stand-in never acknowledged
@@ -115,7 +146,10 @@ export function faultHarness(
 		const ledger = deliveryLedger(standIn, expected);
 		const sent = await markedSent(admin, prefix);
 		const measured = measure(ledger, sent, expected, counts);
-		measured.markedSentUnacknowledged = Math.max(measured.markedSentUnacknowledged, markedUnacknowledged);
+		measured.markedSentUnacknowledged = Math.max(
+			measured.markedSentUnacknowledged,
+			markedUnacknowledged,
+		);
 		recordFigures({ ...row, measured });
 	};
 
@@ -139,6 +173,8 @@ export function faultHarness(
 		},
 		config,
 		run,
+		dispatcher,
+		healthCounters,
 		audit,
 		record,
 	};

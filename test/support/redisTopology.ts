@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
+import { killAtExit } from './childProcesses';
 
 /*
  * Real Redis topologies for the integration tests: a master (+ optional replica) watched by a
@@ -15,12 +16,6 @@ import Redis from 'ioredis';
 
 const run = promisify(execFile);
 const HOST = '127.0.0.1';
-
-/** Every process any topology started and has not stopped yet. */
-const live = new Set<ChildProcess>();
-process.once('exit', () => {
-	for (const child of live) child.kill('SIGKILL');
-});
 
 export interface TlsFiles {
 	cert: string;
@@ -179,11 +174,10 @@ class ProcessGroup {
 			stdio: 'ignore',
 		});
 		this.children.push(child);
-		live.add(child);
+		killAtExit(child);
 		let exited = false;
 		child.once('exit', () => {
 			exited = true;
-			live.delete(child);
 		});
 		try {
 			await until(`${name} on port ${port}`, async () => {
