@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { dedupKey, DEFAULT_CLAIM_TTL_MS, DEFAULT_COMMITTED_TTL_MS, DEFAULT_KEY_PREFIX } from '../dedup/types';
 import type { ClaimOutcome } from '../dedup/types';
 import { deriveEventId, readRecordId } from '../events/eventId';
@@ -303,16 +304,22 @@ export async function dispatch<Config, Payload>(
 	): Promise<{ claimed: Candidate[]; token?: string; state: DedupState }> => {
 		if (!options.store) return { claimed: batch, state: 'off' };
 		let outcomes: ClaimOutcome[];
-		let token: string;
+		let token: string = randomUUID();
+		const keys = batch.map((c) => c.key);
 		try {
-			const claim = await options.store.claimBatch(
-				batch.map((c) => c.key),
-				options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS,
-			);
+			const claim = await options.store.claimBatch(keys, options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS, token);
 			token = claim.token;
 			outcomes = claim.outcomes;
 		} catch (error) {
 			const message = error instanceof Error ? error.message : String(error);
+			// A claim that timed out (Redis paused or stalled) still runs once Redis answers and
+			// claims these events for no live run: a re-run would find them "in flight" for the whole
+			// claim TTL. Free them right behind it (same connection, so in that order); best effort.
+			if (/timed out/i.test(message)) {
+				options.store
+					.settleBatch(token, { commit: [], release: keys, committedTtlMs: DEFAULT_COMMITTED_TTL_MS })
+					.catch(() => undefined);
+			}
 			if ((options.failMode ?? 'closed') === 'closed') {
 				for (const c of batch) {
 					const r = results[c.index];
