@@ -26,10 +26,10 @@ import { FAST_RETRY, fastTransport } from './senderHarness';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startMetaStandIn } = require('../standins/meta.js');
 
-export const FAULT_TOKEN = 'fault-suite-access-token-0123456789';
-export const FAULT_PIXEL = '700000000000007';
+const FAULT_TOKEN = 'fault-suite-access-token-0123456789';
+const FAULT_PIXEL = '700000000000007';
 
-export type MetaStandIn = Awaited<ReturnType<typeof startMetaStandIn>> & StandInLog;
+type MetaStandIn = Awaited<ReturnType<typeof startMetaStandIn>> & StandInLog;
 type MetaDispatch = DispatchOptions<meta.MetaConfig, meta.MetaServerEvent>;
 
 /**
@@ -160,10 +160,6 @@ export function faultHarness(
 		get standIn() {
 			return standIn;
 		},
-		/** The dedup connection (the one the runs use). */
-		get client() {
-			return client;
-		},
 		/** A connection for inspection. */
 		get admin() {
 			return admin;
@@ -171,7 +167,6 @@ export function faultHarness(
 		get prefix() {
 			return prefix;
 		},
-		config,
 		run,
 		dispatcher,
 		healthCounters,
