@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { dedupKey, DEFAULT_CLAIM_TTL_MS, DEFAULT_COMMITTED_TTL_MS, DEFAULT_KEY_PREFIX } from '../dedup/types';
 import type { ClaimOutcome } from '../dedup/types';
 import { deriveEventId, readRecordId } from '../events/eventId';
@@ -25,6 +26,14 @@ interface Candidate {
 	eventId: string;
 	eventTime: number;
 	key: string;
+}
+
+/** Where a batch's settle stands: when its claims were made, what its retries waited, whether to count it. */
+interface SettleRetry {
+	claimedAt: number;
+	slept: number;
+	delay: number;
+	count: boolean;
 }
 
 const DEFAULT_CONCURRENCY = 4;
@@ -242,6 +251,7 @@ export async function dispatch<Config, Payload>(
 	};
 
 	const runBatch = async (batch: Candidate[]) => {
+		const claimedAt = clock();
 		const { claimed, token, state } = await claimBatch(batch);
 		const commit: string[] = [];
 		const release: string[] = [];
@@ -290,7 +300,9 @@ export async function dispatch<Config, Payload>(
 				}
 			});
 		}
-		if (options.store && token) await settle(batch, claimed, token, commit, release);
+		if (options.store && token) {
+			await settle(batch, claimed, token, commit, release, { claimedAt, slept: 0, delay: 200, count: true });
+		}
 	};
 
 	/** Claims one batch; waits (bounded) for other runs' live claims. */
@@ -299,16 +311,22 @@ export async function dispatch<Config, Payload>(
 	): Promise<{ claimed: Candidate[]; token?: string; state: DedupState }> => {
 		if (!options.store) return { claimed: batch, state: 'off' };
 		let outcomes: ClaimOutcome[];
-		let token: string;
+		let token: string = randomUUID();
+		const keys = batch.map((c) => c.key);
 		try {
-			const claim = await options.store.claimBatch(
-				batch.map((c) => c.key),
-				options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS,
-			);
+			const claim = await options.store.claimBatch(keys, options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS, token);
 			token = claim.token;
 			outcomes = claim.outcomes;
 		} catch (error) {
 			const message = error instanceof Error ? error.message : String(error);
+			// A claim that timed out (Redis paused or stalled) still runs once Redis answers and
+			// claims these events for no live run: a re-run would find them "in flight" for the whole
+			// claim TTL. Free them right behind it (same connection, so in that order); best effort.
+			if (/timed out/i.test(message)) {
+				options.store
+					.settleBatch(token, { commit: [], release: keys, committedTtlMs: DEFAULT_COMMITTED_TTL_MS })
+					.catch(() => undefined);
+			}
 			if ((options.failMode ?? 'closed') === 'closed') {
 				for (const c of batch) {
 					const r = results[c.index];
@@ -396,20 +414,25 @@ export async function dispatch<Config, Payload>(
 		}
 	};
 
-	/** Commits what was sent, releases what was not, and counts the batch: one round trip. */
+	/**
+	 * Commits what was sent, releases what was not, and counts the batch: one round trip. When
+	 * the store fails after the platform acknowledged events, it is tried again (see
+	 * waitToSettleAgain) before the events are left with a warning.
+	 */
 	const settle = async (
 		batch: Candidate[],
 		claimed: Candidate[],
 		token: string,
 		commit: string[],
 		release: string[],
-	) => {
+		retry: SettleRetry,
+	): Promise<void> => {
 		try {
 			const settled = await options.store!.settleBatch(token, {
 				commit,
 				release,
 				committedTtlMs: options.committedTtlMs ?? DEFAULT_COMMITTED_TTL_MS,
-				stats: stats(batch.map((c) => results[c.index])),
+				stats: retry.count ? stats(batch.map((c) => results[c.index])) : undefined,
 			});
 			if (settled.notOwned.length > 0) {
 				const lost = new Set(settled.notOwned);
@@ -423,6 +446,9 @@ export async function dispatch<Config, Payload>(
 			}
 		} catch (error) {
 			const message = error instanceof Error ? error.message : String(error);
+			if (commit.length > 0 && (await waitToSettleAgain(retry, message))) {
+				return settle(batch, claimed, token, commit, release, retry);
+			}
 			for (const c of claimed) {
 				const r = results[c.index];
 				r.warnings.push(
@@ -432,6 +458,24 @@ export async function dispatch<Config, Payload>(
 				);
 			}
 		}
+	};
+
+	/**
+	 * After a failed settle of acknowledged events (Redis restarting, failing over, paused):
+	 * waits a little and says whether to try again — for as long as this run's claims last.
+	 * Until then no other run can send those events, so recording them late is still exactly
+	 * once; giving up at once would let the next re-run send them a second time.
+	 */
+	const waitToSettleAgain = async (retry: SettleRetry, message: string): Promise<boolean> => {
+		// A settle that timed out may still run once Redis answers: the batch is counted once.
+		if (/timed out/i.test(message)) retry.count = false;
+		// Its own sleeps count too, so an injected clock that stands still cannot spin it.
+		const elapsed = Math.max(clock() - retry.claimedAt, retry.slept);
+		if (elapsed + retry.delay >= (options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS)) return false;
+		await sleep(retry.delay);
+		retry.slept += retry.delay;
+		retry.delay = Math.min(retry.delay * 2, 2_000);
+		return true;
 	};
 
 	const workers = Math.max(1, Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, batches.length));

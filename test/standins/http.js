@@ -10,24 +10,37 @@ const http = require('node:http');
 /**
  * A scripted answer to the next request: `reset` drops the connection, `hang` never answers, and
  * any other is answered with `status`, `headers` and `body` (each stand-in has its own defaults).
+ * Those three play before the platform looks at the request: nothing is accepted. The `accept-`
+ * kinds let the platform accept the request as usual (validate it, record its events) and then
+ * take its answer away — the ambiguous case a client cannot tell from a lost request:
+ * `accept-reset` drops the connection instead of answering, `accept-hang` never answers, and
+ * `accept-hold` keeps the answer until the test releases it (`releaseHeld()`), or drops it
+ * (`dropHeld()`).
  * @typedef {{
  *   status?: number,
  *   headers?: Record<string,string>,
  *   body?: unknown,
- *   kind?: 'reset' | 'hang' | 'respond',
+ *   kind?: 'reset' | 'hang' | 'respond' | 'accept-reset' | 'accept-hang' | 'accept-hold',
  * }} Fault
+ */
+/**
+ * An answer an `accept-hold` fault keeps back: `answer()` sends it (unless the client has gone
+ * meanwhile), `drop()` closes the connection without it.
+ * @typedef {{ answer: () => void, drop: () => void }} HeldAnswer
  */
 /**
  * What a stand-in keeps for its tests: the events it accepted, one entry per request and the
  * faults queued for the next requests. `playFault(req, respond)` plays the next fault on a request,
  * if one is queued, and says whether it did: a reset and a hang are the same everywhere, any other
- * fault is answered by `respond` in the platform's own error shape and request log. `clear()`
- * forgets all three lists.
+ * fault is answered by `respond` in the platform's own error shape and request log (the `accept-`
+ * kinds are played by the server around the platform's handler, never here). `held` are the
+ * answers `accept-hold` faults keep back. `clear()` forgets the lists and drops the held answers.
  * @template R, L
  * @typedef {{
  *   received: R[],
  *   requests: L[],
  *   faults: Fault[],
+ *   held: HeldAnswer[],
  *   playFault: (req: http.IncomingMessage, respond: (fault: Fault) => unknown) => boolean,
  *   clear: () => void,
  * }} StandInState
@@ -96,7 +109,10 @@ function standInState() {
 		received: [],
 		requests: [],
 		faults: [],
+		held: [],
 		playFault: (req, respond) => {
+			// An `accept-` fault is the server's to play, on its own request only.
+			if (withheld.has(req) || isAcceptFault(state.faults[0])) return false;
 			const fault = state.faults.shift();
 			if (!fault) return false;
 			if (fault.kind === 'reset') req.socket.destroy();
@@ -107,16 +123,63 @@ function standInState() {
 			state.received.length = 0;
 			state.requests.length = 0;
 			state.faults.length = 0;
+			for (const held of state.held.splice(0)) held.drop();
 		},
 	};
 	return state;
+}
+
+/** Requests whose answer an `accept-` fault takes away: no other fault plays on them. */
+const withheld = new WeakSet();
+
+/** @param {Fault | undefined} fault */
+function isAcceptFault(fault) {
+	return Boolean(fault && fault.kind && fault.kind.startsWith('accept-'));
+}
+
+/**
+ * Plays an `accept-` fault on one response: whatever the platform's handler answers is kept
+ * from the client (dropped, never sent, or held in `held` until released).
+ * @param {http.ServerResponse} res
+ * @param {Fault} fault
+ * @param {HeldAnswer[]} held
+ */
+function withholdAnswer(res, fault, held) {
+	/** @typedef {(...args: any[]) => any} AnyFunction */
+	const writeHead = /** @type {AnyFunction} */ (res.writeHead.bind(res));
+	const end = /** @type {AnyFunction} */ (res.end.bind(res));
+	/** @type {any[]} */
+	let head = [];
+	const drop = () => res.socket?.destroy();
+	// The handler's answer is only recorded here; it is written (or not) below.
+	res.writeHead = /** @type {any} */ ((/** @type {any[]} */ ...args) => {
+		head = args;
+		return res;
+	});
+	res.end = /** @type {any} */ ((/** @type {any[]} */ ...args) => {
+		if (fault.kind === 'accept-reset') drop();
+		else if (fault.kind === 'accept-hold') {
+			held.push({
+				// A client that went away meanwhile (timed out, killed) never gets it.
+				answer: () => {
+					if (res.socket && !res.socket.destroyed) {
+						writeHead(...head);
+						end(...args);
+					}
+				},
+				drop,
+			});
+		}
+		return res;
+	});
 }
 
 /**
  * Answers the endpoints through which a test in another process (the end-to-end suite, a person
  * under `npm run dev`) reads and scripts a stand-in, and says whether the request was one of them:
  * GET /__standin/received returns what was recorded and the request log (or `report()` where a
- * stand-in tells more), DELETE forgets both, POST /__standin/faults queues the faults in its body.
+ * stand-in tells more), DELETE forgets both, POST /__standin/faults queues the faults in its body,
+ * POST /__standin/release sends the answers `accept-hold` faults keep back.
  * @param {ServerParts<unknown, unknown>} parts
  * @param {http.IncomingMessage} req @param {http.ServerResponse} res
  * @param {string} body @param {URL} url
@@ -139,13 +202,30 @@ function answerControl({ state, report, send = sendJson }, req, res, body, url) 
 		send(res, 200, { queued: state.faults.length });
 		return true;
 	}
+	if (url.pathname === '/__standin/release' && req.method === 'POST') {
+		send(res, 200, { released: releaseHeld(state) });
+		return true;
+	}
 	return false;
+}
+
+/**
+ * Sends every held answer; returns how many there were.
+ * @param {StandInState<unknown, unknown>} state
+ */
+function releaseHeld(state) {
+	const held = state.held.splice(0);
+	for (const h of held) h.answer();
+	return held.length;
 }
 
 /**
  * Starts a stand-in's loopback server on `where.host` (default 127.0.0.1) and `where.port`
  * (default: a free one), and returns what every stand-in returns: its `url` and `port`, what it
- * `received`, its `requests` log, `queueFaults(list)` and `close()`.
+ * `received`, its `requests` log, `queueFaults(list)`, `pendingFaults()` (how many are still
+ * queued), `heldAnswers()` (how many answers
+ * `accept-hold` faults keep back), `releaseHeld()` / `dropHeld()` (send them / close their
+ * connections without them) and `close()`.
  *
  * Every platform validates whole bodies, so `handle` gets the body read; the `/__standin/`
  * endpoints are answered before it, with `send` (default: plain application/json). Sockets are
@@ -164,6 +244,12 @@ async function startStandInServer(where, parts) {
 		const url = new URL(req.url || '/', `http://${host}`);
 		const body = await readBody(req);
 		if (answerControl(parts, req, res, body, url)) return undefined;
+		const fault = state.faults[0];
+		if (fault && isAcceptFault(fault)) {
+			state.faults.shift();
+			withheld.add(req);
+			withholdAnswer(res, fault, state.held);
+		}
 		return handle(req, res, body, url);
 	});
 	server.on('connection', (socket) => {
@@ -180,6 +266,14 @@ async function startStandInServer(where, parts) {
 		requests: state.requests,
 		/** @param {Fault[]} list */
 		queueFaults: (list) => state.faults.push(...list),
+		pendingFaults: () => state.faults.length,
+		heldAnswers: () => state.held.length,
+		releaseHeld: () => releaseHeld(state),
+		dropHeld: () => {
+			const held = state.held.splice(0);
+			for (const h of held) h.drop();
+			return held.length;
+		},
 		close: () =>
 			new Promise((resolve) => {
 				for (const s of sockets) s.destroy();

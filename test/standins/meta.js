@@ -34,8 +34,11 @@ const WINDOW_SECONDS = 7 * 24 * 3600;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /**
- * @typedef {{ pixelId: string, event: any, receivedAt: number }} Received
- * @typedef {{ method: string, path: string, events: number, status: number, testEventCode?: string, partnerAgent?: string }} RequestLog
+ * Each accepted event names the request that brought it (`request`, its index in the request log);
+ * a request's `answeredAt` is set once its answer went out to a client still listening, so a
+ * test can tell an acknowledged delivery from one whose answer was lost (the `accept-` faults).
+ * @typedef {{ pixelId: string, event: any, receivedAt: number, request: number }} Received
+ * @typedef {{ method: string, path: string, events: number, status: number, answeredAt?: number, testEventCode?: string, partnerAgent?: string }} RequestLog
  */
 
 function traceId() {
@@ -203,6 +206,7 @@ async function startMetaStandIn(options) {
 			return send(res, 200, { id: pixelId, name: `Stand-in dataset ${pixelId}` });
 		}
 		if (req.method !== 'POST') return send(res, 400, graphError(100, 'Unsupported get request'));
+		/** @type {RequestLog} */
 		const log = {
 			method: 'POST',
 			path: url.pathname,
@@ -211,7 +215,10 @@ async function startMetaStandIn(options) {
 			testEventCode: params.test_event_code,
 			partnerAgent: params.partner_agent,
 		};
-		requests.push(log);
+		const request = requests.push(log) - 1;
+		res.once('finish', () => {
+			log.answeredAt = now();
+		});
 		if (authError) {
 			log.status = 400;
 			return send(res, 400, authError);
@@ -244,7 +251,7 @@ async function startMetaStandIn(options) {
 			}
 		}
 		const at = now();
-		for (const event of data) received.push({ pixelId, event, receivedAt: at });
+		for (const event of data) received.push({ pixelId, event, receivedAt: at, request });
 		return send(res, 200, { events_received: data.length, messages: [], fbtrace_id: traceId() });
 	};
 	const server = await startStandInServer(options, { state, handle });

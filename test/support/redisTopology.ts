@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
+import { killAtExit } from './childProcesses';
 
 /*
  * Real Redis topologies for the integration tests: a master (+ optional replica) watched by a
@@ -15,12 +16,6 @@ import Redis from 'ioredis';
 
 const run = promisify(execFile);
 const HOST = '127.0.0.1';
-
-/** Every process any topology started and has not stopped yet. */
-const live = new Set<ChildProcess>();
-process.once('exit', () => {
-	for (const child of live) child.kill('SIGKILL');
-});
 
 export interface TlsFiles {
 	cert: string;
@@ -37,6 +32,8 @@ export interface ServerProcess {
 	name: string;
 	port: number;
 	log: string;
+	/** Sends a signal (default SIGKILL: no shutdown, no final save); resolves once it exited. */
+	kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
 function requireBinaries(): void {
@@ -106,7 +103,7 @@ export async function cli(port: number, access: Access, args: string[]): Promise
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `probe` until it returns true; the error names what was awaited. */
-async function until(
+export async function until(
 	what: string,
 	probe: () => Promise<boolean>,
 	timeoutMs = 20_000,
@@ -177,11 +174,10 @@ class ProcessGroup {
 			stdio: 'ignore',
 		});
 		this.children.push(child);
-		live.add(child);
+		killAtExit(child);
 		let exited = false;
 		child.once('exit', () => {
 			exited = true;
-			live.delete(child);
 		});
 		try {
 			await until(`${name} on port ${port}`, async () => {
@@ -191,7 +187,13 @@ class ProcessGroup {
 		} catch (error) {
 			throw new Error(`${error instanceof Error ? error.message : String(error)}\n${tail(log)}`);
 		}
-		return { name, port, log };
+		const kill = async (signal: NodeJS.Signals = 'SIGKILL') => {
+			if (exited) return;
+			const gone = new Promise((resolve) => child.once('exit', resolve));
+			child.kill(signal);
+			await gone;
+		};
+		return { name, port, log, kill };
 	}
 
 	/** A plain ioredis connection to one server, closed by `stop()`. */
@@ -418,5 +420,49 @@ export function startClusterTopology(
 			portOfSlot,
 			stop: () => group.stop(),
 		};
+	});
+}
+
+export interface StandaloneRedis {
+	port: number;
+	url: string;
+	/** The server process now running (a new one after `restart()`). */
+	server: ServerProcess;
+	/** Starts the server again on the same port and dir (from its append-only file, if any). */
+	restart(): Promise<void>;
+	/** Runs a command on it through redis-cli (e.g. CLIENT PAUSE): answers even while clients are paused. */
+	command(...args: string[]): Promise<string>;
+	/** A plain connection for inspection, closed by `stop()`. */
+	admin(): Redis;
+	stop(): Promise<void>;
+}
+
+/**
+ * One redis-server of the test's own on a free loopback port, for tests that kill or pause it
+ * (never the shared one). `persistent`: every write is in the append-only file before Redis
+ * answers it (`appendfsync always`), so a SIGKILL loses nothing acknowledged and `restart()`
+ * comes back with every claim and sent marker, as a production dedup store should.
+ */
+export function startStandaloneRedis(options: { persistent?: boolean } = {}): Promise<StandaloneRedis> {
+	return startGroup('standalone', async (group) => {
+		const [port] = await freePorts(1);
+		const lines = [
+			`port ${port}`,
+			'save ""',
+			...(options.persistent ? ['appendonly yes', 'appendfsync always'] : ['appendonly no']),
+		];
+		const launch = () => group.start('redis', lines, {}, port);
+		const handle: StandaloneRedis = {
+			port,
+			url: `redis://${HOST}:${port}`,
+			server: await launch(),
+			restart: async () => {
+				handle.server = await launch();
+			},
+			command: (...args: string[]) => cli(port, {}, args),
+			admin: () => group.admin(port, {}),
+			stop: () => group.stop(),
+		};
+		return handle;
 	});
 }

@@ -1,0 +1,225 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * RELIABILITY.md from the fault suite's own figures (.faults/figures/<scenario>.json, written by
+ * each scenario of `npm run test:faults`):
+ *
+ *   node test/faults/reliability.js          render RELIABILITY.md from the figures of the last run
+ *   node test/faults/reliability.js --check  compare the committed RELIABILITY.md with them
+ *
+ * The check (run by `npm run test:faults`, hence by CI) fails when the committed table does not
+ * have the shape of the figures — the same scenarios in the same order, the same columns, the
+ * same number of events per scenario — or when either shows an event lost, duplicated or marked
+ * sent without an acknowledgement. Counts that depend on timing (requests, resends after a lost
+ * answer, errors) may differ from run to run: those differences are listed, not failed.
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const FIGURES_DIR = path.join(ROOT, '.faults', 'figures');
+const TARGET = path.join(ROOT, 'RELIABILITY.md');
+const BEGIN =
+	'<!-- figures:begin (rendered by test/faults/reliability.js; do not edit by hand) -->';
+const END = '<!-- figures:end -->';
+
+/**
+ * The table's figure columns: header, key in `measured`, and whether the check holds it
+ * equal (`same`), at zero (`zero`) or only reports a difference (`free`).
+ * @type {Array<{ header: string, key: string, rule: 'same' | 'zero' | 'free' }>}
+ */
+const COLUMNS = [
+	{ header: 'Events', key: 'events', rule: 'same' },
+	{ header: 'Sent', key: 'accepted', rule: 'same' },
+	{ header: 'Deliveries', key: 'deliveries', rule: 'free' },
+	{ header: 'Duplicates', key: 'duplicates', rule: 'zero' },
+	{ header: 'Lost', key: 'lost', rule: 'zero' },
+	{ header: 'Resent after a lost answer', key: 'resentAfterLostAnswer', rule: 'free' },
+	{ header: 'Marked sent, never acknowledged', key: 'markedSentUnacknowledged', rule: 'zero' },
+	{ header: 'Errors reported', key: 'errorsReported', rule: 'free' },
+	{ header: 'Re-run sent', key: 'rerunSent', rule: 'free' },
+	{ header: 'Requests', key: 'requests', rule: 'free' },
+];
+const HEADER = ['Scenario', 'What was done', 'Expected', ...COLUMNS.map((c) => c.header)];
+
+/**
+ * @typedef {{ id: string, order: number, scenario: string, done: string, expected: string,
+ *   measured: Record<string, number> }} Figures
+ */
+
+/** @returns {Figures[]} */
+function readFigures() {
+	if (!fs.existsSync(FIGURES_DIR)) return [];
+	return fs
+		.readdirSync(FIGURES_DIR)
+		.filter((f) => f.endsWith('.json'))
+		.map((f) => JSON.parse(fs.readFileSync(path.join(FIGURES_DIR, f), 'utf8')))
+		.sort((a, b) => a.order - b.order);
+}
+
+/** @param {number} n */
+const num = (n) => n.toLocaleString('en-US');
+/** @param {string} text */
+const cell = (text) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** The table rows as cells (the last row: the totals). @param {Figures[]} figures */
+function tableRows(figures) {
+	const rows = figures.map((f) => [
+		f.scenario,
+		f.done,
+		f.expected,
+		...COLUMNS.map((c) => num(f.measured[c.key] ?? 0)),
+	]);
+	const total = (/** @type {string} */ key) =>
+		figures.reduce((sum, f) => sum + (f.measured[key] ?? 0), 0);
+	rows.push([
+		`**All ${figures.length} scenarios**`,
+		'',
+		'',
+		...COLUMNS.map((c) => `**${num(total(c.key))}**`),
+	]);
+	return rows;
+}
+
+/** @param {string[][]} rows */
+function renderTable(rows) {
+	const line = (/** @type {string[]} */ cells) => `| ${cells.map(cell).join(' | ')} |`;
+	return [
+		line(HEADER),
+		line(HEADER.map((_, i) => (i < 3 ? '---' : '---:'))),
+		...rows.map(line),
+	].join('\n');
+}
+
+/** The table rows of a rendered RELIABILITY.md, as cells (header and rule left out). @param {string} text */
+function parseTable(text) {
+	const start = text.indexOf(BEGIN);
+	const end = text.indexOf(END);
+	if (start < 0 || end < start) return undefined;
+	const lines = text
+		.slice(start + BEGIN.length, end)
+		.split('\n')
+		.filter((l) => l.startsWith('|'));
+	const split = (/** @type {string} */ l) =>
+		l
+			.slice(1, -1)
+			.split(/(?<!\\)\|/)
+			.map((c) => c.trim().replace(/\\\|/g, '|'));
+	return { header: split(lines[0] ?? '|'), rows: lines.slice(2).map(split) };
+}
+
+function versionOf(
+	/** @type {string} */ command,
+	/** @type {string[]} */ args,
+	/** @type {RegExp} */ pattern,
+) {
+	try {
+		return pattern.exec(execFileSync(command, args, { encoding: 'utf8' }))?.[1] ?? 'unknown';
+	} catch {
+		return 'unknown';
+	}
+}
+
+/** @param {Figures[]} figures */
+function render(figures) {
+	const template = fs.readFileSync(path.join(__dirname, 'RELIABILITY.template.md'), 'utf8');
+	const machine = [
+		`${os.cpus().length} cores (${os.cpus()[0]?.model.trim() ?? 'unknown CPU'})`,
+		`Node ${process.version}`,
+		`redis-server ${versionOf('redis-server', ['--version'], /v=(\S+)/)}`,
+		`${new Date().toISOString().slice(0, 10)}`,
+	].join(', ');
+	const table = `${BEGIN}\n${renderTable(tableRows(figures))}\n\nMeasured by \`npm run test:faults\`: ${machine}.\n${END}`;
+	return template.replace('{{table}}', table);
+}
+
+/** @param {Figures[]} figures @returns {string[]} problems (the check fails on any) */
+function check(figures) {
+	/** @type {string[]} */
+	const problems = [];
+	/** @type {string[]} */
+	const notes = [];
+	if (figures.length === 0)
+		return ['no figures in .faults/figures: run `npm run test:faults` first'];
+	const committed = parseTable(fs.existsSync(TARGET) ? fs.readFileSync(TARGET, 'utf8') : '');
+	if (!committed) return [`${path.basename(TARGET)} has no figures table between the markers`];
+	if (committed.header.join('|') !== HEADER.join('|')) {
+		problems.push(
+			`columns differ: committed "${committed.header.join(' | ')}", measured "${HEADER.join(' | ')}"`,
+		);
+	}
+	const fresh = tableRows(figures);
+	const committedNames = committed.rows.map((r) => r[0]);
+	const freshNames = fresh.map((r) => r[0]);
+	if (committedNames.join('\n') !== freshNames.join('\n')) {
+		problems.push(
+			`scenarios differ: committed [${committedNames.join('; ')}], measured [${freshNames.join('; ')}]`,
+		);
+	}
+	const parseNumber = (/** @type {string | undefined} */ c) =>
+		Number(String(c ?? '').replace(/[*,]/g, ''));
+	fresh.forEach((row, i) => {
+		const old = committed.rows.find((r) => r[0] === row[0]);
+		COLUMNS.forEach((column, j) => {
+			const at = 3 + j;
+			const measured = parseNumber(row[at]);
+			const shown = old ? parseNumber(old[at]) : undefined;
+			if (column.rule === 'zero') {
+				if (measured !== 0) problems.push(`${row[0]}: ${column.header} = ${row[at]} (must be 0)`);
+				if (shown !== undefined && shown !== 0) {
+					problems.push(`committed ${row[0]}: ${column.header} = ${old?.[at]} (must be 0)`);
+				}
+				return;
+			}
+			if (shown === undefined || shown === measured) return;
+			const difference = `${row[0]}: ${column.header} committed ${old?.[at]}, measured ${row[at]}`;
+			if (column.rule === 'same') problems.push(difference);
+			// The totals row differs whenever a row does: one note per row is enough.
+			else if (i < figures.length) notes.push(difference);
+		});
+	});
+	if (notes.length) {
+		console.log(
+			`RELIABILITY.md: counts that depend on timing differ from the committed ones (not a failure):\n  ${notes.join('\n  ')}`,
+		);
+	}
+	return problems;
+}
+
+function main() {
+	const figures = readFigures();
+	if (process.argv.includes('--check')) {
+		const problems = check(figures);
+		if (problems.length) {
+			console.error(
+				`RELIABILITY.md does not match the fault suite's figures:\n  ${problems.join('\n  ')}\n` +
+					'Run `npm run test:faults`, then `npm run reliability`, and commit RELIABILITY.md.',
+			);
+			process.exit(1);
+		}
+		console.log(
+			`RELIABILITY.md matches the figures of ${figures.length} scenarios: 0 lost, 0 duplicated.`,
+		);
+		return;
+	}
+	if (figures.length === 0) {
+		console.error('no figures in .faults/figures: run `npm run test:faults` first');
+		process.exit(1);
+	}
+	// A run of one file leaves the other scenarios' figures out: do not render half a table.
+	const committed = parseTable(fs.existsSync(TARGET) ? fs.readFileSync(TARGET, 'utf8') : '');
+	const measuredNames = new Set(figures.map((f) => f.scenario));
+	const missing = (committed?.rows ?? []).slice(0, -1).filter((r) => !measuredNames.has(r[0]));
+	if (missing.length && !process.argv.includes('--partial')) {
+		console.error(
+			`no figures for ${missing.map((r) => r[0]).join('; ')}: run the whole suite (npm run test:faults), or pass --partial`,
+		);
+		process.exit(1);
+	}
+	fs.writeFileSync(TARGET, render(figures));
+	console.log(`wrote ${path.relative(ROOT, TARGET)} from ${figures.length} scenarios`);
+}
+
+main();
