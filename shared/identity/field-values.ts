@@ -72,6 +72,24 @@ export function normalizeFieldValues(
 	return { values, hashed, warnings: [...warnings] };
 }
 
+/**
+ * A text normalizer with a bounded memo, for fields whose values repeat from lead to lead (first
+ * names, cities, countries, genders): the same answers, worked out once per distinct text. The
+ * memo is cleared when full, so memory stays bounded; it lives in this process only.
+ */
+export function memoizedText(normalizeText: TextNormalizer, limit = 4096): TextNormalizer {
+	const memo = new Map<string, FieldOutcome>();
+	return (text) => {
+		let outcome = memo.get(text);
+		if (outcome === undefined) {
+			outcome = normalizeText(text);
+			if (memo.size >= limit) memo.clear();
+			memo.set(text, outcome);
+		}
+		return outcome;
+	};
+}
+
 /** The field's first canonical value, for the single-value convenience functions. */
 export function firstFieldValue(
 	field: IdentityField,

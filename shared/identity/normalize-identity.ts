@@ -7,7 +7,12 @@ import { normalizeEmailText } from './email';
 import { normalizeExternalIdText } from './external-id';
 import { buildFbc, readEpochMs } from './fbc';
 import { normalizeFbpText } from './fbp';
-import { normalizeFieldValues, type FieldValues, type TextNormalizer } from './field-values';
+import {
+	memoizedText,
+	normalizeFieldValues,
+	type FieldValues,
+	type TextNormalizer,
+} from './field-values';
 import type { IdentityField } from './fields';
 import { normalizeGenderText } from './gender';
 import { isSha256Hex } from './hash';
@@ -41,6 +46,12 @@ export interface NormalizeIdentityOptions {
 	clock?: () => number;
 }
 
+/** Values that repeat across leads: normalized once per distinct text (see memoizedText). */
+const countryText = memoizedText(normalizeCountryText);
+const firstNameText = memoizedText(normalizeNameText);
+const cityText = memoizedText(normalizeCityText);
+const genderText = memoizedText(normalizeGenderText, 256);
+
 const MULTIPLE = { multiple: true } as const;
 const SINGLE = { multiple: false } as const;
 
@@ -60,10 +71,10 @@ export function normalizeIdentity(
 	const contactCountry = normalizeFieldValues(
 		'country',
 		contact.country,
-		normalizeCountryText,
+		countryText,
 		MULTIPLE,
 	);
-	const visitorCountry = normalizeFieldValues('country', client.country, normalizeCountryText, {
+	const visitorCountry = normalizeFieldValues('country', client.country, countryText, {
 		multiple: false,
 		label: 'client.country',
 	});
@@ -95,9 +106,9 @@ export function normalizeIdentity(
 			),
 		);
 	}
-	identity.add('first_name', contactField(contact.first_name, 'first_name', normalizeNameText));
+	identity.add('first_name', contactField(contact.first_name, 'first_name', firstNameText));
 	identity.add('last_name', contactField(contact.last_name, 'last_name', normalizeNameText));
-	identity.add('city', contactField(contact.city, 'city', normalizeCityText));
+	identity.add('city', contactField(contact.city, 'city', cityText));
 	if (isPresent(contact.region)) {
 		identity.add(
 			'region',
@@ -120,7 +131,7 @@ export function normalizeIdentity(
 			),
 		);
 	}
-	identity.add('gender', contactField(contact.gender, 'gender', normalizeGenderText));
+	identity.add('gender', contactField(contact.gender, 'gender', genderText));
 	if (isPresent(contact.date_of_birth)) {
 		identity.add(
 			'date_of_birth',
@@ -231,7 +242,7 @@ function readDefaultCountry(
 	identity: IdentityBuilder,
 ): string | null {
 	if (opts.defaultCountry === undefined || opts.defaultCountry.trim() === '') return null;
-	const outcome = normalizeCountryText(opts.defaultCountry.normalize('NFC').trim());
+	const outcome = countryText(opts.defaultCountry.normalize('NFC').trim());
 	if (outcome !== null && 'value' in outcome) return outcome.value;
 	identity.warnings.push('phone: the default country is not a recognised country');
 	return null;

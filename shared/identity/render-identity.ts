@@ -41,7 +41,11 @@ export function renderIdentity(identity: NormalizedIdentity, platform: Platform)
 	const values: Partial<Record<IdentityField, string[]>> = {};
 	const matchKeys: IdentityField[] = [];
 	const warnings = new Set<string>();
-	for (const [field, rule] of PROFILE_FIELDS.get(platform)!) {
+	const fields = PROFILE_FIELDS.get(platform)!;
+	// An index loop: for…of with destructuring allocates per field, and this runs per event.
+	for (let i = 0; i < fields.length; i++) {
+		const field = fields[i][0];
+		const rule = fields[i][1];
 		const canonical = identity.values[field];
 		if (canonical === undefined || canonical.length === 0) continue;
 		const mayBeHashed = identity.hashedInput[field] === true;

@@ -63,7 +63,9 @@ export function metaUserData(user: PlatformIdentity): {
 	matchKeys: string[];
 } {
 	const data: Record<string, string | string[]> = {};
-	for (const [field, key] of USER_DATA_KEYS) {
+	for (let i = 0; i < USER_DATA_KEYS.length; i++) {
+		const field = USER_DATA_KEYS[i][0];
+		const key = USER_DATA_KEYS[i][1];
 		const values = user.values[field];
 		if (!values || values.length === 0) continue;
 		data[key] = SINGLE_VALUED.has(key) || values.length === 1 ? values[0] : values;

@@ -122,7 +122,9 @@ export function microsoftUserData(
 ): PlatformUserData & { data: MicrosoftUserData; warnings: string[] } {
 	const found: MicrosoftUserData = {};
 	const warnings: string[] = [];
-	for (const [field, key] of USER_DATA_KEYS) {
+	for (let i = 0; i < USER_DATA_KEYS.length; i++) {
+		const field = USER_DATA_KEYS[i][0];
+		const key = USER_DATA_KEYS[i][1];
 		const values = user.values[field];
 		if (!values || values.length === 0) continue;
 		found[key] = values[0];

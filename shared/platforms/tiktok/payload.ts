@@ -77,13 +77,17 @@ function hasIdentifyingKeys(user: TiktokUser): boolean {
 export function tiktokUserData(user: PlatformIdentity): PlatformUserData & { data: TiktokUser } {
 	const data: TiktokUser = {};
 	const matchKeys: string[] = [];
-	for (const [field, key] of LIST_KEYS) {
+	for (let i = 0; i < LIST_KEYS.length; i++) {
+		const field = LIST_KEYS[i][0];
+		const key = LIST_KEYS[i][1];
 		const values = user.values[field];
 		if (!values || values.length === 0) continue;
 		data[key] = [...values];
 		matchKeys.push(key);
 	}
-	for (const [field, key] of SINGLE_KEYS) {
+	for (let i = 0; i < SINGLE_KEYS.length; i++) {
+		const field = SINGLE_KEYS[i][0];
+		const key = SINGLE_KEYS[i][1];
 		const values = user.values[field];
 		if (!values || values.length === 0) continue;
 		data[key] = values[0];
@@ -95,7 +99,9 @@ export function tiktokUserData(user: PlatformIdentity): PlatformUserData & { dat
 /** Warnings for single-valued fields that had several values (only the first is sent). */
 function extraValueWarnings(user: PlatformIdentity): string[] {
 	const warnings: string[] = [];
-	for (const [field, key] of SINGLE_KEYS) {
+	for (let i = 0; i < SINGLE_KEYS.length; i++) {
+		const field = SINGLE_KEYS[i][0];
+		const key = SINGLE_KEYS[i][1];
 		const count = user.values[field]?.length ?? 0;
 		if (count > 1) warnings.push(`${field}: TikTok takes one ${key}; sent the first of ${count}`);
 	}
