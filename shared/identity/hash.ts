@@ -32,6 +32,8 @@ export function isSha256Hex(value: string): boolean {
 
 /** The lowercase digest when `text` already is a SHA-256 (appendix allowed), else null. */
 export function readExistingSha256(text: string): string | null {
+	// Every value of every hashable field comes through here; almost none is a digest.
+	if (text.length < 64) return null;
 	if (SHA256_HEX.test(text)) return text.toLowerCase();
 	const withAppendix = SHA256_HEX_WITH_APPENDIX.exec(text);
 	return withAppendix ? withAppendix[1].toLowerCase() : null;
