@@ -30,3 +30,22 @@ describe('hostile-input regressions', () => {
 		},
 	);
 });
+
+describe('phone numbers longer than E.164 allows', () => {
+	// libphonenumber's metadata takes 15-digit German national numbers as valid: +49 and 15
+	// digits are 17, and E.164 ends at 15.
+	it.each<[unknown, string | undefined]>([
+		[[201000000000000], 'de'],
+		['201000000000000', 'DE'],
+		['+49 201000000000000', undefined],
+		['49201000000000000', undefined],
+	])('%j (country %s) is dropped with a warning', (phone, country) => {
+		const identity = normalizeIdentity({ contact: { phone, ...(country ? { country } : {}) } });
+		expect(identity.values.phone).toBeUndefined();
+		expect(identity.warnings).toEqual([expect.stringMatching(/^phone: not a valid (number|international number)/)]);
+	});
+
+	it('a 15-digit E.164 number is still read', () => {
+		expect(normalizeIdentity({ contact: { phone: '+49 30 1234567890', country: 'de' } }).values.phone).toEqual(['+49301234567890']);
+	});
+});
