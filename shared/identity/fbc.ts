@@ -83,13 +83,22 @@ function readFbclidFromUrl(url: string | null): string | null {
 function creationTimeMs(input: FbcInput, clock: () => number, warnings: string[]): number {
 	if (input.clickedAt !== undefined && input.clickedAt !== null && input.clickedAt !== '') {
 		const clickedAt = readEpochMs(input.clickedAt);
-		if (clickedAt !== null) return clickedAt;
+		if (clickedAt !== null && isThirteenDigitMs(clickedAt)) return clickedAt;
 		warnings.push('fbc: clicked_at is not a valid time; used the event time');
 	}
-	if (input.eventTime !== undefined && Number.isFinite(input.eventTime) && input.eventTime > 0) {
+	if (input.eventTime !== undefined && isThirteenDigitMs(Math.round(input.eventTime))) {
 		return Math.round(input.eventTime);
 	}
 	return Math.round(clock());
+}
+
+/**
+ * The creation time is the fbc's 13-digit millisecond field (September 2001 to 2286): a time
+ * outside that range (1970, a negative year, epoch seconds read as the year 2493) would make
+ * a value no platform reads as an fbc.
+ */
+function isThirteenDigitMs(ms: number): boolean {
+	return Number.isFinite(ms) && ms >= 1e12 && ms < 1e13;
 }
 
 /** Epoch ms from an ISO string, epoch ms or epoch seconds (number or numeric string), or a Date. */

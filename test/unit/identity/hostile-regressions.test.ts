@@ -8,10 +8,26 @@ import { PLATFORMS } from '../../../shared/types';
 const SHA256_OF_EMPTY = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
 describe('hostile-input regressions', () => {
-	it.each(['email', 'phone', 'first_name', 'last_name', 'city', 'region', 'postal_code', 'country', 'gender', 'date_of_birth', 'external_id'])(
+	it.each([
+		'email',
+		'phone',
+		'first_name',
+		'last_name',
+		'city',
+		'region',
+		'postal_code',
+		'country',
+		'gender',
+		'date_of_birth',
+		'external_id',
+	])(
 		'%s: the SHA-256 of "" (an upstream hash of an empty field) is dropped with a warning, never sent',
 		(field) => {
-			for (const digest of [SHA256_OF_EMPTY, SHA256_OF_EMPTY.toUpperCase(), `${SHA256_OF_EMPTY}.AQYBAQIA`]) {
+			for (const digest of [
+				SHA256_OF_EMPTY,
+				SHA256_OF_EMPTY.toUpperCase(),
+				`${SHA256_OF_EMPTY}.AQYBAQIA`,
+			]) {
 				const identity = normalizeIdentity({ contact: { [field]: digest } });
 				expect(identity.values).toEqual({});
 				expect(identity.warnings).toEqual([`${field}: the SHA-256 of an empty value`]);
@@ -23,7 +39,9 @@ describe('hostile-input regressions', () => {
 			const other = 'a'.repeat(64);
 			const kept = normalizeIdentity({ contact: { [field]: other } });
 			expect(kept.values).toEqual({ [field]: [other] });
-			const hashedBy = PLATFORMS.filter((p) => IDENTITY_PROFILES[p].fields[field as 'email']?.hashed);
+			const hashedBy = PLATFORMS.filter(
+				(p) => IDENTITY_PROFILES[p].fields[field as 'email']?.hashed,
+			);
 			for (const platform of hashedBy) {
 				expect(renderIdentity(kept, platform).values).toEqual({ [field]: [other] });
 			}
@@ -42,10 +60,43 @@ describe('phone numbers longer than E.164 allows', () => {
 	])('%j (country %s) is dropped with a warning', (phone, country) => {
 		const identity = normalizeIdentity({ contact: { phone, ...(country ? { country } : {}) } });
 		expect(identity.values.phone).toBeUndefined();
-		expect(identity.warnings).toEqual([expect.stringMatching(/^phone: not a valid (number|international number)/)]);
+		expect(identity.warnings).toEqual([
+			expect.stringMatching(/^phone: not a valid (number|international number)/),
+		]);
 	});
 
 	it('a 15-digit E.164 number is still read', () => {
-		expect(normalizeIdentity({ contact: { phone: '+49 30 1234567890', country: 'de' } }).values.phone).toEqual(['+49301234567890']);
+		expect(
+			normalizeIdentity({ contact: { phone: '+49 30 1234567890', country: 'de' } }).values.phone,
+		).toEqual(['+49301234567890']);
+	});
+});
+
+describe('fbc built from a click time outside the 13-digit millisecond range', () => {
+	const NOW = Date.parse('2026-03-02T10:00:00Z');
+	it.each<[string, Record<string, unknown>]>([
+		['clicked_at 1970-01-01', { click: { fbclid: 'IwAR_x', clicked_at: '1970-01-01' } }],
+		['clicked_at before 1970', { click: { fbclid: 'IwAR_x', clicked_at: '1960-01-01' } }],
+		['clicked_at 0.0001 s', { click: { fbclid: 'IwAR_x', clicked_at: '0.0001' } }],
+		[
+			'clicked_at in the year 275760',
+			{ click: { fbclid: 'IwAR_x', clicked_at: '+275760-09-13T00:00:00Z' } },
+		],
+		[
+			'occurred_at 16505551212 (seconds: the year 2493)',
+			{ occurred_at: 16505551212, click: { fbclid: 'IwAR_x' } },
+		],
+		['occurred_at 5', { occurred_at: 5, click: { fbclid: 'IwAR_x' } }],
+	])('%s: a well-formed fbc at the clock time', (_case, record) => {
+		const identity = normalizeIdentity(record, { clock: () => NOW });
+		expect(identity.values.fbc).toEqual([`fb.1.${NOW}.IwAR_x`]);
+	});
+
+	it('says so when it was clicked_at that could not be used', () => {
+		const identity = normalizeIdentity(
+			{ click: { fbclid: 'IwAR_x', clicked_at: '1960-01-01' } },
+			{ clock: () => NOW },
+		);
+		expect(identity.warnings).toEqual(['fbc: clicked_at is not a valid time; used the event time']);
 	});
 });
