@@ -100,3 +100,26 @@ describe('fbc built from a click time outside the 13-digit millisecond range', (
 		expect(identity.warnings).toEqual(['fbc: clicked_at is not a valid time; used the event time']);
 	});
 });
+
+describe('fbc and fbclid values that are not text', () => {
+	it.each<[string, Record<string, unknown>, string[]]>([
+		['an object as fbc', { fbc: {} }, ['fbc: ignored a value that is not text (object)']],
+		[
+			'a boolean as fbclid',
+			{ fbclid: true },
+			['fbc: fbclid: ignored a value that is not text (boolean)'],
+		],
+		[
+			'both',
+			{ fbc: { a: 1 }, fbclid: [{}] },
+			// buildFbc reports its warnings as one line
+			[
+				'fbc: ignored a value that is not text (object); fbc: fbclid: ignored a value that is not text (object)',
+			],
+		],
+	])('%s: omitted with a warning', (_case, click, warnings) => {
+		const identity = normalizeIdentity({ click });
+		expect(identity.values.fbc).toBeUndefined();
+		expect(identity.warnings).toEqual(warnings);
+	});
+});
