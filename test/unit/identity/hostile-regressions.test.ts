@@ -123,3 +123,25 @@ describe('fbc and fbclid values that are not text', () => {
 		expect(identity.warnings).toEqual(warnings);
 	});
 });
+
+describe('warnings of fields that echo their value (country, gender)', () => {
+	it.each(['447911123456', '+1 (650) 555-1212', 'jane@example.com', 'Jane <jane@example.com>'])(
+		'never show %j, an email or phone mapped into the wrong field',
+		(value) => {
+			const { warnings } = normalizeIdentity({ contact: { gender: value, country: value } });
+			expect(warnings).toEqual([
+				'country: a value that may be personal data (not shown) is not a recognised country',
+				'gender: a value that may be personal data (not shown) is not f, m or n',
+			]);
+		},
+	);
+
+	it('still quote a plain word', () => {
+		expect(
+			normalizeIdentity({ contact: { gender: 'robot', country: 'Atlantis' } }).warnings,
+		).toEqual([
+			'country: "Atlantis" is not a recognised country',
+			'gender: "robot" is not f, m or n',
+		]);
+	});
+});
