@@ -41,7 +41,11 @@ const CATASTROPHIC: ReadonlyArray<[string, 'refused' | 'gave up', string]> = [
 	['^(([a-z])+.)+[A-Z]([a-z])+$', 'refused', as()],
 	['(.*a){20}', 'refused', as()],
 	['(x+x+)+y', 'refused', 'x'.repeat(TEN_K)],
-	['^([a-zA-Z0-9])(([\\-.]|[_]+)?([a-zA-Z0-9]+))*(@){1}[a-z0-9]+[.]{1}(([a-z]{2,3})|([a-z]{2,3}[.]{1}[a-z]{2,3}))$', 'refused', `${as(TEN_K - 1)}!`],
+	[
+		'^([a-zA-Z0-9])(([\\-.]|[_]+)?([a-zA-Z0-9]+))*(@){1}[a-z0-9]+[.]{1}(([a-z]{2,3})|([a-z]{2,3}[.]{1}[a-z]{2,3}))$',
+		'refused',
+		`${as(TEN_K - 1)}!`,
+	],
 	['^(\\d+)+$', 'refused', `${'1'.repeat(TEN_K - 1)}x`],
 	['(\\s*,\\s*)*$', 'refused', `${' , '.repeat(TEN_K / 3)}x`],
 	['(a)\\1+$', 'refused', as()],
@@ -68,12 +72,16 @@ describe('catastrophic regex rules on 10,000-character values', () => {
 		expect(result.passed).toBe(false);
 		if (outcome === 'refused') {
 			expect(validateRuleSet(ruleSet(pattern))).toEqual([
-				expect.stringMatching(/pattern refused: (nested quantifier|alternatives in|backreferences)/),
+				expect.stringMatching(
+					/pattern refused: (nested quantifier|alternatives in|backreferences)/,
+				),
 			]);
 			expect(result.reason).toMatch(/: no \(pattern refused: /);
 		} else {
 			expect(validateRuleSet(ruleSet(pattern))).toEqual([]);
-			expect(result.reason).toMatch(/: no \(gave up: the pattern exceeded 50 ms on (this value|values of \d+\+ characters)/);
+			expect(result.reason).toMatch(
+				/: no \(gave up: the pattern exceeded 50 ms on (this value|values of \d+\+ characters)/,
+			);
 		}
 		// The same pattern on a short value still answers like JavaScript's own RegExp.
 		const short = note.slice(0, 12);
@@ -97,16 +105,27 @@ const piece: fc.Arbitrary<string> = fc.letrec<{ piece: string }>((tie) => ({
 	piece: fc.oneof(
 		{ depthSize: 'small', withCrossShrink: true },
 		fc.tuple(atom, quantifier).map(([a, q]) => `${a}${q}`),
-		fc.tuple(fc.array(tie('piece'), { minLength: 1, maxLength: 3 }), quantifier).map(([inner, q]) => `(?:${inner.join('')})${q}`),
-		fc.tuple(fc.array(tie('piece'), { minLength: 2, maxLength: 3 }), quantifier).map(([alts, q]) => `(?:${alts.join('|')})${q}`),
+		fc
+			.tuple(fc.array(tie('piece'), { minLength: 1, maxLength: 3 }), quantifier)
+			.map(([inner, q]) => `(?:${inner.join('')})${q}`),
+		fc
+			.tuple(fc.array(tie('piece'), { minLength: 2, maxLength: 3 }), quantifier)
+			.map(([alts, q]) => `(?:${alts.join('|')})${q}`),
 	),
 })).piece;
 const pattern = fc
-	.tuple(fc.boolean(), fc.array(piece, { minLength: 1, maxLength: 5 }), fc.constantFrom('', '$', 'x$', '!'))
+	.tuple(
+		fc.boolean(),
+		fc.array(piece, { minLength: 1, maxLength: 5 }),
+		fc.constantFrom('', '$', 'x$', '!'),
+	)
 	.map(([anchored, pieces, end]) => `${anchored ? '^' : ''}${pieces.join('')}${end}`);
 /** Values that drive backtracking: long runs of what the pieces match, then a mismatch. */
 const hostileNote = fc
-	.tuple(fc.constantFrom('a', 'ab', 'a ', '1', 'aa1', 'x', 'é'), fc.constantFrom('', '!', 'b', '\n'))
+	.tuple(
+		fc.constantFrom('a', 'ab', 'a ', '1', 'aa1', 'x', 'é'),
+		fc.constantFrom('', '!', 'b', '\n'),
+	)
 	.map(([unit, tail]) => `${unit.repeat(Math.ceil(TEN_K / unit.length)).slice(0, TEN_K)}${tail}`);
 
 describe('generated patterns on hostile values', () => {
@@ -114,19 +133,31 @@ describe('generated patterns on hostile values', () => {
 		checkProperty(
 			fc.property(pattern, hostileNote, (source, note) => {
 				const long = evaluate(source, note);
-				must(long.passed === false || /: yes/.test(long.reason), () => `passed without a yes: ${long.reason}`);
+				must(
+					long.passed === false || /: yes/.test(long.reason),
+					() => `passed without a yes: ${long.reason}`,
+				);
 				const refused = /pattern refused|does not compile/.test(long.reason);
-				must(refused === (validateRuleSet(ruleSet(source)).length > 0), () => `evaluation and validation disagree on /${source}/`);
+				must(
+					refused === validateRuleSet(ruleSet(source)).length > 0,
+					() => `evaluation and validation disagree on /${source}/`,
+				);
 				if (!refused && !/gave up/.test(long.reason)) {
 					// Only the first 10,000 characters are tested (the reason says so).
 					const tested = note.slice(0, TEN_K);
-					must(long.passed === new RegExp(source, 'iu').test(tested), () => `wrong answer for /${source}/ on the long value`);
+					must(
+						long.passed === new RegExp(source, 'iu').test(tested),
+						() => `wrong answer for /${source}/ on the long value`,
+					);
 				}
 				// A short value (where even a bare engine is quick) gets JavaScript's own answer.
 				const short = note.slice(0, 10);
 				const answer = evaluate(source, short);
 				if (!refused) {
-					must(answer.passed === new RegExp(source, 'iu').test(short), () => `wrong answer for /${source}/ on ${JSON.stringify(short)}`);
+					must(
+						answer.passed === new RegExp(source, 'iu').test(short),
+						() => `wrong answer for /${source}/ on ${JSON.stringify(short)}`,
+					);
 				}
 			}),
 			500,

@@ -197,8 +197,8 @@ const NEAR_MISS_CHARS = fc.constantFrom(
 	...'0123456789abcdefABCDEF@.+-_ ()#x/:,\t\u00a0\u200béß😀'.split(/(?:)/u),
 );
 
-/** Strings of every kind: ASCII, full Unicode (lone surrogates too), near-misses, decorated plausibles, huge. */
-export const hostileString: fc.Arbitrary<string> = fc.oneof(
+/** Strings of every kind but huge: ASCII, full Unicode (lone surrogates too), near-misses, decorated plausibles. */
+const everyString: ReadonlyArray<fc.WeightedArbitrary<string>> = [
 	{ arbitrary: PLAUSIBLE, weight: 6 },
 	{ arbitrary: fc.string({ maxLength: 40 }), weight: 3 },
 	{ arbitrary: fc.string({ unit: 'grapheme', maxLength: 20 }), weight: 2 },
@@ -210,41 +210,67 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
 			.map(([text, pad, upper]) => `${pad}${upper ? text.toUpperCase() : text}${pad}`),
 		weight: 2,
 	},
-	{
-		arbitrary: fc
-			.tuple(fc.oneof(PLAUSIBLE, fc.string({ minLength: 1, maxLength: 8 })), fc.integer({ min: 1_000, max: 60_000 }))
-			.map(([text, times]) => (text === '' ? 'x' : text).repeat(times).slice(0, 200_000)),
-		weight: 1,
-	},
-);
+];
 
-const scalar: fc.Arbitrary<unknown> = fc.oneof(
-	{ arbitrary: hostileString, weight: 10 },
-	{ arbitrary: fc.double(), weight: 1 },
-	{ arbitrary: fc.integer(), weight: 1 },
-	{ arbitrary: fc.constantFrom(16505551212, 447911123456, 94105, 0, -0, NaN, Infinity, 1e21), weight: 1 },
-	{ arbitrary: fc.bigInt(), weight: 1 },
-	{ arbitrary: fc.boolean(), weight: 1 },
-	{ arbitrary: fc.constantFrom(null, undefined), weight: 1 },
-	{ arbitrary: fc.date({ noInvalidDate: false }), weight: 1 },
-);
+/** 1,000 to 65,536 characters: a plausible value or a few characters, repeated. */
+const hugeString = fc
+	.tuple(
+		fc.oneof(PLAUSIBLE, fc.string({ minLength: 1, maxLength: 8 })),
+		fc.integer({ min: 1_000, max: 60_000 }),
+	)
+	.map(([text, times]) => (text === '' ? 'x' : text).repeat(times).slice(0, 65_536));
 
 /**
- * Any raw value a field may be handed: scalars, lists (also nested past the depth the core
- * reads), objects, anything JSON or an expression can produce.
+ * Any raw value a field may be handed, one string in 18 × `rarity` + 1 huge: scalars, lists
+ * (also nested past the depth the core reads), objects, anything JSON or an expression can
+ * produce.
  */
-export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
-	{ arbitrary: scalar, weight: 12 },
-	{ arbitrary: fc.array(scalar, { maxLength: 6 }), weight: 3 },
-	{
-		arbitrary: fc.letrec<{ nested: unknown }>((tie) => ({
-			nested: fc.oneof({ depthSize: 'small' }, scalar, fc.array(tie('nested'), { maxLength: 3 })),
-		})).nested,
-		weight: 1,
-	},
-	{ arbitrary: fc.anything({ maxDepth: 3 }), weight: 1 },
-	{ arbitrary: fc.object({ maxDepth: 2 }), weight: 1 },
-);
+function hostileValues(rarity: number): {
+	string: fc.Arbitrary<string>;
+	value: fc.Arbitrary<unknown>;
+} {
+	const string = fc.oneof(
+		...everyString.map(({ arbitrary, weight }) => ({ arbitrary, weight: weight * rarity })),
+		{ arbitrary: hugeString, weight: 1 },
+	);
+	const scalar: fc.Arbitrary<unknown> = fc.oneof(
+		{ arbitrary: string, weight: 10 },
+		{ arbitrary: fc.double(), weight: 1 },
+		{ arbitrary: fc.integer(), weight: 1 },
+		{
+			arbitrary: fc.constantFrom(16505551212, 447911123456, 94105, 0, -0, NaN, Infinity, 1e21),
+			weight: 1,
+		},
+		{ arbitrary: fc.bigInt(), weight: 1 },
+		{ arbitrary: fc.boolean(), weight: 1 },
+		{ arbitrary: fc.constantFrom(null, undefined), weight: 1 },
+		{ arbitrary: fc.date({ noInvalidDate: false }), weight: 1 },
+	);
+	const value = fc.oneof(
+		{ arbitrary: scalar, weight: 12 },
+		{ arbitrary: fc.array(scalar, { maxLength: 6 }), weight: 3 },
+		{
+			arbitrary: fc.letrec<{ nested: unknown }>((tie) => ({
+				nested: fc.oneof({ depthSize: 'small' }, scalar, fc.array(tie('nested'), { maxLength: 3 })),
+			})).nested,
+			weight: 1,
+		},
+		{ arbitrary: fc.anything({ maxDepth: 3 }), weight: 1 },
+		{ arbitrary: fc.object({ maxDepth: 2 }), weight: 1 },
+	);
+	return { string, value };
+}
+
+const oneField = hostileValues(1);
+/** Strings for one field under test: 1 in 19 is huge. */
+export const hostileString = oneField.string;
+/** Values for one field under test. */
+export const hostileValue = oneField.value;
+/**
+ * Values for the fields of a whole record (some thirty of them): huge strings 1 in 901, so a
+ * record holds one now and then rather than in nearly every run.
+ */
+export const hostileFieldValue = hostileValues(50).value;
 
 /** Every text a raw value holds (strings and numbers, at any depth), for "is it echoed?" checks. */
 export function rawTexts(raw: unknown, depth = 0): string[] {
@@ -252,7 +278,8 @@ export function rawTexts(raw: unknown, depth = 0): string[] {
 	if (typeof raw === 'string') return [raw];
 	if (typeof raw === 'number' || typeof raw === 'bigint') return [String(raw)];
 	if (Array.isArray(raw)) return raw.flatMap((item) => rawTexts(item, depth + 1));
-	if (typeof raw === 'object') return Object.values(raw).flatMap((item) => rawTexts(item, depth + 1));
+	if (typeof raw === 'object')
+		return Object.values(raw).flatMap((item) => rawTexts(item, depth + 1));
 	return [];
 }
 
@@ -267,24 +294,56 @@ export function holdsSomething(raw: unknown): boolean {
 const LOWER_HEX_64 = /^[0-9a-f]{64}$/;
 
 /**
- * The raw-value detector for a field a platform hashes: it must be 64 lowercase hex (so no
- * "@", no spaces, no letters past f), never the hash of "", and never a raw value itself
- * unless that value arrived as a SHA-256. Hex digests contain digit runs by chance, so runs of
- * 7+ digits are checked against the raw values' digit runs (a phone's digits) instead.
- * Returns what is wrong, or null.
+ * The raw-value detector for fields a platform hashes, made once per generated input from its
+ * raw texts: a hashed value must be 64 lowercase hex (so no "@", no spaces, no letters past f),
+ * never the hash of "", and never a raw value itself unless that value arrived as a SHA-256.
+ * Hex digests contain digit runs by chance, so runs of 7+ digits are checked against the raw
+ * values' own digit runs (a phone's digits) instead. The detector returns what is wrong, or null.
  */
-export function rawInHashedField(value: unknown, raws: readonly string[]): string | null {
-	if (typeof value !== 'string') return `not a string: ${typeof value}`;
-	if (!LOWER_HEX_64.test(value)) return `not 64 lowercase hex: ${JSON.stringify(value.slice(0, 80))}`;
-	if (value === SHA256_OF_EMPTY) return 'the SHA-256 of ""';
+export function hashedValueDetector(raws: readonly string[]): (value: unknown) => string | null {
+	const clearTexts = new Set<string>();
+	const digitRuns = new Set<string>();
 	for (const raw of raws) {
 		const text = raw.trim();
 		// An existing SHA-256 (appendix allowed) is passed through as it is, by design.
 		if (/^[0-9a-fA-F]{64}(?:\.[A-Za-z0-9_-]{1,32})?$/.test(text)) continue;
-		if (text.toLowerCase() === value) return 'a raw value passed through';
-		for (const digits of text.match(/\d{7,}/g) ?? []) {
+		if (text.length === 64) clearTexts.add(text.toLowerCase());
+		for (const digits of text.match(/\d{7,}/g) ?? [])
+			if (digits.length <= 64) digitRuns.add(digits);
+	}
+	return (value) => {
+		if (typeof value !== 'string') return `not a string: ${typeof value}`;
+		if (!LOWER_HEX_64.test(value))
+			return `not 64 lowercase hex: ${JSON.stringify(value.slice(0, 80))}`;
+		if (value === SHA256_OF_EMPTY) return 'the SHA-256 of ""';
+		if (clearTexts.has(value)) return 'a raw value passed through';
+		for (const digits of digitRuns)
 			if (value.includes(digits)) return `carries the raw digits ${digits}`;
+		return null;
+	};
+}
+
+/**
+ * No warning or error repeats a raw email or phone number of `raws` (the PII fields' inputs).
+ * `strict`: when the input held nothing but PII fields, no warning may hold anything shaped like
+ * an email address or a phone number at all.
+ */
+export function mustNotEchoEmailOrPhone(
+	warnings: readonly string[],
+	raws: readonly string[],
+	options: { strict?: boolean } = {},
+): void {
+	const joined = warnings.join('\n');
+	for (const raw of raws) {
+		const text = raw.trim();
+		if (text.length >= 6 && (text.includes('@') || (text.match(/\d/g)?.length ?? 0) >= 7)) {
+			must(
+				!joined.includes(text),
+				() => `a warning repeats the raw value ${JSON.stringify(text)}: ${joined}`,
+			);
 		}
 	}
-	return null;
+	if (options.strict) {
+		must(!/@[^\s"]*\.|\d{7,}/.test(joined), () => `a warning holds an email or phone: ${joined}`);
+	}
 }
