@@ -91,7 +91,31 @@ function hostOf(raw: unknown): string | undefined {
 	}
 }
 
-function safeAttributes(raw: unknown): RedactedRecord['attributes'] {
+/**
+ * The words (3+ letters, lowercase) of the lead's own name and of its email's local part: an
+ * attribute holding one of them is most likely the lead's name under a key detection did not
+ * know (`Nachname`, a form field's opaque id), and is not kept.
+ */
+function identityWords(contact: Record<string, unknown>): Set<string> {
+	const words = new Set<string>();
+	const add = (raw: unknown) => {
+		for (const value of Array.isArray(raw) ? raw : [raw]) {
+			const t = text(value);
+			if (t) for (const word of t.toLowerCase().split(/[^\p{L}]+/u)) if (word.length >= 3) words.add(word);
+		}
+	};
+	add(contact.first_name);
+	add(contact.last_name);
+	const emails = Array.isArray(contact.email) ? contact.email : [contact.email];
+	add(emails.map((email) => text(email)?.split('@')[0]));
+	return words;
+}
+
+function holdsIdentityWord(value: string, words: ReadonlySet<string>): boolean {
+	return words.size > 0 && value.toLowerCase().split(/[^\p{L}]+/u).some((word) => words.has(word));
+}
+
+function safeAttributes(raw: unknown, words: ReadonlySet<string>): RedactedRecord['attributes'] {
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
 	const out: Record<string, string | number | boolean> = {};
 	for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
@@ -100,7 +124,7 @@ function safeAttributes(raw: unknown): RedactedRecord['attributes'] {
 			out[key] = value;
 		} else if (typeof value === 'string') {
 			const v = keptText(value.trim(), { digits: true });
-			if (v !== undefined && v !== '') out[key] = v;
+			if (v !== undefined && v !== '' && !holdsIdentityWord(v, words)) out[key] = v;
 		}
 	}
 	return Object.keys(out).length ? out : undefined;
@@ -167,7 +191,7 @@ export function redactForLog(record: LeadRecord, options: { defaultCountry?: str
 			record.consent && typeof record.consent === 'object'
 				? compact({ ...record.consent } as Record<string, unknown>)
 				: undefined,
-		attributes: safeAttributes(record.attributes),
+		attributes: safeAttributes(record.attributes, identityWords(contact as Record<string, unknown>)),
 	};
 	return compact(redacted) as RedactedRecord;
 }
