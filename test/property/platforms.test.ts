@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { dispatch, Transport, type ItemResult } from '../../shared';
 import { PLATFORM_ADAPTERS } from '../../shared/platforms';
+import { LEAD_RECORD_FIELDS } from '../../shared/record';
 import { LEAD_STATES, PLATFORMS, type LeadRecord, type Platform } from '../../shared/types';
 import {
 	checkProperty,
@@ -65,43 +66,27 @@ const listed = (key: string, value: unknown): Hashed =>
 const pick = (data: unknown, keys: readonly string[]): Hashed =>
 	keys.flatMap((key) => listed(key, (data as Record<string, unknown> | undefined)?.[key]));
 
-/** Where each platform's request carries hashed customer information (platforms.md). */
+/**
+ * Where each platform's request carries hashed customer information: the keys its stand-in
+ * (test/standins, written from platforms.md) requires as SHA-256, and Google's identifiers.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const HASHED_KEYS: Record<Exclude<Platform, 'google'>, string[]> = {
+	meta: require('../standins/meta.js').HASHED_KEYS,
+	pinterest: require('../standins/pinterest.js').HASHED_KEYS,
+	tiktok: require('../standins/tiktok.js').HASHED_KEYS,
+	microsoft: require('../standins/microsoft.js').HASHED_KEYS,
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
 const HASHED_IN_PAYLOAD: Record<Platform, (payload: Record<string, unknown>) => Hashed> = {
-	meta: (p) =>
-		pick(p.user_data, [
-			'em',
-			'ph',
-			'fn',
-			'ln',
-			'db',
-			'ge',
-			'ct',
-			'st',
-			'zp',
-			'country',
-			'external_id',
-		]),
-	pinterest: (p) =>
-		pick(p.user_data, [
-			'em',
-			'ph',
-			'fn',
-			'ln',
-			'ge',
-			'db',
-			'ct',
-			'st',
-			'zp',
-			'country',
-			'external_id',
-		]),
-	tiktok: (p) =>
-		pick(p.user, ['email', 'phone', 'external_id', 'first_name', 'last_name', 'zip_code']),
+	meta: (p) => pick(p.user_data, HASHED_KEYS.meta),
+	pinterest: (p) => pick(p.user_data, HASHED_KEYS.pinterest),
+	tiktok: (p) => pick(p.user, HASHED_KEYS.tiktok),
 	google: (p) =>
 		((p.userIdentifiers as unknown[]) ?? []).flatMap((entry) =>
 			pick(entry, ['hashedEmail', 'hashedPhoneNumber']),
 		),
-	microsoft: (p) => pick(p.userData, ['em', 'ph']),
+	microsoft: (p) => pick(p.userData, HASHED_KEYS.microsoft),
 };
 
 /** Every string in a value, with its path. */
@@ -127,6 +112,13 @@ const fields = (keys: readonly string[]) =>
 const recentIso = fc
 	.integer({ min: 60, max: 6 * 24 * 3600 })
 	.map((s) => new Date(NOW - s * 1000).toISOString());
+/** The record's sections and their fields, as the canonical record defines them. */
+const SECTIONS = new Map<string, string[]>();
+for (const path of LEAD_RECORD_FIELDS) {
+	const [section, field] = path.split('.');
+	if (field !== undefined) SECTIONS.set(section, [...(SECTIONS.get(section) ?? []), field]);
+}
+
 const record: fc.Arbitrary<LeadRecord> = fc.record(
 	{
 		record_id: fc.oneof(
@@ -138,36 +130,7 @@ const record: fc.Arbitrary<LeadRecord> = fc.record(
 			{ weight: 4, arbitrary: recentIso },
 			{ weight: 1, arbitrary: hostileFieldValue },
 		),
-		source: fields(['kind', 'form_id', 'page_url', 'referrer']),
-		contact: fields([
-			'email',
-			'phone',
-			'first_name',
-			'last_name',
-			'city',
-			'region',
-			'postal_code',
-			'country',
-			'gender',
-			'date_of_birth',
-			'external_id',
-		]),
-		click: fields([
-			'fbclid',
-			'fbc',
-			'fbp',
-			'gclid',
-			'gbraid',
-			'wbraid',
-			'ttclid',
-			'ttp',
-			'msclkid',
-			'epik',
-			'clicked_at',
-		]),
-		client: fields(['ip', 'user_agent', 'country', 'region']),
-		value: fields(['amount', 'currency']),
-		consent: fields(['ad_user_data', 'ad_personalization', 'limited_data_use']),
+		...Object.fromEntries([...SECTIONS].map(([section, keys]) => [section, fields(keys)])),
 		attributes: fc.oneof(
 			fc.object({ maxDepth: 2 }),
 			fields(['utm_source', 'uetvid', 'tiktok_lead_id', 'transaction_id']),
