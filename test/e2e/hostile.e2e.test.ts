@@ -442,7 +442,7 @@ describe('Lead Capture Trigger in a real n8n under hostile deliveries', () => {
 			// One execution per accepted capture, per workflow, and nothing more.
 			const executions = async (workflowId: string) => {
 				const list = (await server.restGet(
-					`/executions?limit=1000&filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`,
+					`/executions?limit=100&filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`,
 				)) as ExecutionList;
 				return list.data.count ?? list.data.results.length;
 			};

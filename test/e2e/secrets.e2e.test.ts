@@ -314,7 +314,7 @@ describe('secrets never reach outputs, errors, execution data or logs in a real 
 				}
 			}
 			await new Promise((r) => setTimeout(r, 2_000));
-			const list = (await server.restGet('/executions?limit=250')) as {
+			const list = (await server.restGet('/executions?limit=100')) as {
 				data: { results: Array<{ id: string }> };
 			};
 			look('REST execution list', list);
