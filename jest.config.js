@@ -1,6 +1,6 @@
 /**
- * `npm test`: unit and integration tests (real Redis, loopback HTTP servers) and the capture
- * script in real headless Chromium. The end-to-end suite in real n8n has its own config.
+ * `npm test`: unit, integration (real Redis, loopback HTTP servers) and property tests, and the
+ * capture script in real headless Chromium. The end-to-end suite in real n8n has its own config.
  */
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 
@@ -15,7 +15,12 @@ module.exports = {
 			preset: 'ts-jest',
 			testEnvironment: 'node',
 			roots: ['<rootDir>/test'],
-			testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/test/integration/**/*.test.ts'],
+			testMatch: [
+				'<rootDir>/test/unit/**/*.test.ts',
+				'<rootDir>/test/integration/**/*.test.ts',
+				// fast-check properties over hostile input (fixed seed: test/support/hostile.ts)
+				'<rootDir>/test/property/**/*.test.ts',
+			],
 			transform,
 		},
 		{

@@ -40,7 +40,19 @@ export function readConnection(
 		loginCustomerId,
 		apiVersion: credentials.apiVersion ? String(credentials.apiVersion).trim() : undefined,
 		baseUrl: credentials.baseUrl ? String(credentials.baseUrl).trim() : undefined,
+		oauthSecrets: oauthSecrets(credentials),
 	};
+}
+
+/**
+ * The credential's OAuth2 values (tokens n8n signs requests with, the client secret it refreshes
+ * them with): an error body echoing one must not carry it into an output or a log.
+ */
+function oauthSecrets(credentials: ICredentialDataDecryptedObject): string[] {
+	const token = (credentials.oauthTokenData ?? {}) as Record<string, unknown>;
+	return [token.access_token, token.refresh_token, token.id_token, credentials.clientSecret].filter(
+		(value): value is string => typeof value === 'string' && value !== '',
+	);
 }
 
 function lowerHeaders(headers: unknown): Record<string, string> {

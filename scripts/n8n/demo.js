@@ -34,7 +34,7 @@ const DESTINATIONS = {
 	googlePurchaseAction: '987654323',
 };
 
-const TOKENS = {
+const DEMO_TOKENS = {
 	meta: 'demo-meta-token-local-only',
 	pinterest: 'demo-pinterest-token-local-only',
 	tiktok: 'demo-tiktok-token-local-only',
@@ -46,12 +46,21 @@ const TOKENS = {
 
 /**
  * Starts the five stand-ins (on the given ports, or free ones) and returns them with the
- * credentials to import into n8n.
- * @param {{ redisUrl: string, keyPrefix?: string, ports?: Partial<Record<'meta'|'pinterest'|'tiktok'|'microsoft'|'google', number>> }} options
+ * credentials to import into n8n. `tokens` replaces demo tokens (a test's own, random ones),
+ * `metaAppSecret` makes Meta require appsecret_proof, `googleClientSecret` is the OAuth2 client's.
+ * @param {{
+ *   redisUrl: string,
+ *   keyPrefix?: string,
+ *   ports?: Partial<Record<'meta'|'pinterest'|'tiktok'|'microsoft'|'google', number>>,
+ *   tokens?: Partial<typeof DEMO_TOKENS>,
+ *   metaAppSecret?: string,
+ *   googleClientSecret?: string,
+ * }} options
  */
 async function startDemoPlatforms(options) {
 	const ports = options.ports ?? {};
-	const meta = await startMetaStandIn({ accessToken: TOKENS.meta, port: ports.meta });
+	const TOKENS = { ...DEMO_TOKENS, ...options.tokens };
+	const meta = await startMetaStandIn({ accessToken: TOKENS.meta, appSecret: options.metaAppSecret, port: ports.meta });
 	const pinterest = await startPinterestStandIn({ accessToken: TOKENS.pinterest, port: ports.pinterest });
 	const tiktok = await startTiktokStandIn({
 		accessToken: TOKENS.tiktok,
@@ -65,6 +74,7 @@ async function startDemoPlatforms(options) {
 	});
 	const google = await startGoogleStandIn({
 		developerToken: TOKENS.googleDeveloper,
+		clientSecret: options.googleClientSecret,
 		timeZone: 'America/New_York',
 		customers: {
 			[DESTINATIONS.googleCustomer]: {
@@ -82,7 +92,13 @@ async function startDemoPlatforms(options) {
 		{
 			...DEMO.meta,
 			type: 'metaConversionsApi',
-			data: { pixelId: DESTINATIONS.metaPixel, accessToken: TOKENS.meta, apiVersion: 'v26.0', baseUrl: meta.url },
+			data: {
+				pixelId: DESTINATIONS.metaPixel,
+				accessToken: TOKENS.meta,
+				...(options.metaAppSecret ? { appSecret: options.metaAppSecret } : {}),
+				apiVersion: 'v26.0',
+				baseUrl: meta.url,
+			},
 		},
 		{
 			...DEMO.pinterest,
@@ -133,4 +149,4 @@ async function startDemoPlatforms(options) {
 	};
 }
 
-module.exports = { startDemoPlatforms, DEMO, DESTINATIONS, TOKENS };
+module.exports = { startDemoPlatforms, DEMO, DESTINATIONS, TOKENS: DEMO_TOKENS };

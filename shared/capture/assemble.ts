@@ -12,7 +12,15 @@ import type { CaptureDraft, DraftSection } from './draft';
 import { deriveRecordId, RECORD_ID_KEYS, validateRecordId } from './recordId';
 import type { CaptureConfig, CaptureOutcome, CaptureRequest, CaptureSource } from './types';
 import { addUrlParameters, readClientAddress, readUserAgent } from './visitor';
-import { readPath, readScalar, readText, readValue, splitPath, type JsonObject } from './values';
+import {
+	FORBIDDEN_KEYS,
+	readPath,
+	readScalar,
+	readText,
+	readValue,
+	splitPath,
+	type JsonObject,
+} from './values';
 
 /**
  * The steps every source shares, in order: explicit mapping and record id field, state,
@@ -134,6 +142,7 @@ function applyMapping(draft: CaptureDraft, body: JsonObject, config: CaptureConf
 }
 
 function setOrDelete(section: Record<string, unknown>, key: string, value: unknown): void {
+	if (FORBIDDEN_KEYS.has(key)) return;
 	if (value === undefined) delete section[key];
 	else section[key] = value;
 }

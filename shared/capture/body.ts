@@ -1,5 +1,5 @@
 import type { CaptureRequest, CaptureSource } from './types';
-import { echo, readHeader, type JsonObject } from './values';
+import { echo, FORBIDDEN_KEYS, readHeader, type JsonObject } from './values';
 
 /**
  * Body parsing: JSON (`application/json`, `*+json`, or `text/plain` holding JSON — what the
@@ -13,9 +13,6 @@ export type ParsedBody =
 
 /** Bracket nesting deeper than this is kept as a flat key. */
 const MAX_FORM_DEPTH = 5;
-
-/** Keys that would reach Object.prototype if ever assigned on a plain object. */
-const FORBIDDEN_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
 
 export function parseCaptureBody(request: CaptureRequest, source: CaptureSource): ParsedBody {
 	const mediaType = (readHeader(request.headers, 'content-type') ?? '')

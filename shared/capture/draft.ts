@@ -1,4 +1,5 @@
 import type { LeadState } from '../types';
+import { FORBIDDEN_KEYS } from './values';
 
 /**
  * What a source mapper found in a body, before the shared steps (mapping overrides, state,
@@ -57,14 +58,17 @@ export function createDraft(): CaptureDraft {
 	};
 }
 
-/** Sets `section[key]` unless it already holds a value. Returns whether it was set. */
+/**
+ * Sets `section[key]` unless it already holds a value or the key is a prototype key (a JSON body
+ * may carry `__proto__` or `constructor` as its own keys). Returns whether it was set.
+ */
 export function putFirst(
 	draft: CaptureDraft,
 	section: DraftSection,
 	key: string,
 	value: unknown,
 ): boolean {
-	if (value === undefined) return false;
+	if (value === undefined || FORBIDDEN_KEYS.has(key)) return false;
 	const target = draft[section];
 	if (Object.prototype.hasOwnProperty.call(target, key)) return false;
 	target[key] = value;

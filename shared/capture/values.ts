@@ -4,6 +4,16 @@
 
 export type JsonObject = Record<string, unknown>;
 
+/**
+ * Keys that would reach or shadow Object.prototype if ever assigned on a plain object: never
+ * taken from a body into a record (a JSON body may hold them as its own keys).
+ */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([
+	'__proto__',
+	'prototype',
+	'constructor',
+]);
+
 export function isObject(value: unknown): value is JsonObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -33,6 +33,14 @@ const EMAIL_IN_TEXT = /[^\s@]+@[^\s@]+\.[^\s@]+/;
 const DIGIT_RUN = /\d[\d\s().-]{5,}\d/;
 const SENSITIVE_KEY = /(^|_)(e-?mail|phone|tel|mobile|name|first|last|surname|address|street|password|card|cvv|ssn|dob|birth|message|comment|notes?)($|_)/i;
 const MAX_ATTRIBUTE_LENGTH = 200;
+/**
+ * How much of a value the email and digit patterns read: what is kept plus the longest address
+ * that could start in it. On a whole value of a 256 KiB body they backtrack quadratically (an
+ * `a…@b…` of 120 KB took 7 s), and the trigger redacts before it answers.
+ */
+const SCAN_LENGTH = MAX_ATTRIBUTE_LENGTH + 256;
+/** Longest domain name (RFC 1035). */
+const MAX_DOMAIN_LENGTH = 253;
 const CLICK_KEYS = ['fbclid', 'fbc', 'fbp', 'gclid', 'gbraid', 'wbraid', 'ttclid', 'ttp', 'msclkid', 'epik'];
 
 function text(raw: unknown): string | undefined {
@@ -51,6 +59,7 @@ function emailDomainOf(raw: unknown): string | undefined {
 	if (!email) return undefined;
 	const at = email.lastIndexOf('@');
 	const domain = at > 0 ? email.slice(at + 1).toLowerCase() : '';
+	if (domain.length > MAX_DOMAIN_LENGTH) return undefined;
 	return /^[^\s@]+\.[^\s@]+$/.test(domain) ? domain : undefined;
 }
 
@@ -61,7 +70,10 @@ function safePageUrl(raw: unknown): string | undefined {
 	try {
 		const url = new URL(value);
 		const kept = new URLSearchParams();
-		for (const [k, v] of url.searchParams) if (/^utm_/i.test(k) && !EMAIL_IN_TEXT.test(v)) kept.set(k, v);
+		for (const [k, v] of url.searchParams) {
+			const value = /^utm_/i.test(k) ? keptText(v, { digits: false }) : undefined;
+			if (value !== undefined) kept.set(k, value);
+		}
 		const query = kept.toString();
 		return `${url.origin}${url.pathname}${query ? `?${query}` : ''}`;
 	} catch {
@@ -79,7 +91,31 @@ function hostOf(raw: unknown): string | undefined {
 	}
 }
 
-function safeAttributes(raw: unknown): RedactedRecord['attributes'] {
+/**
+ * The words (3+ letters, lowercase) of the lead's own name and of its email's local part: an
+ * attribute holding one of them is most likely the lead's name under a key detection did not
+ * know (`Nachname`, a form field's opaque id), and is not kept.
+ */
+function identityWords(contact: Record<string, unknown>): Set<string> {
+	const words = new Set<string>();
+	const add = (raw: unknown) => {
+		for (const value of Array.isArray(raw) ? raw : [raw]) {
+			const t = text(value);
+			if (t) for (const word of t.toLowerCase().split(/[^\p{L}]+/u)) if (word.length >= 3) words.add(word);
+		}
+	};
+	add(contact.first_name);
+	add(contact.last_name);
+	const emails = Array.isArray(contact.email) ? contact.email : [contact.email];
+	add(emails.map((email) => text(email)?.split('@')[0]));
+	return words;
+}
+
+function holdsIdentityWord(value: string, words: ReadonlySet<string>): boolean {
+	return words.size > 0 && value.toLowerCase().split(/[^\p{L}]+/u).some((word) => words.has(word));
+}
+
+function safeAttributes(raw: unknown, words: ReadonlySet<string>): RedactedRecord['attributes'] {
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
 	const out: Record<string, string | number | boolean> = {};
 	for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
@@ -87,12 +123,21 @@ function safeAttributes(raw: unknown): RedactedRecord['attributes'] {
 		if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
 			out[key] = value;
 		} else if (typeof value === 'string') {
-			const v = value.trim();
-			if (v === '' || EMAIL_IN_TEXT.test(v) || DIGIT_RUN.test(v)) continue;
-			out[key] = v.slice(0, MAX_ATTRIBUTE_LENGTH);
+			const v = keptText(value.trim(), { digits: true });
+			if (v !== undefined && v !== '' && !holdsIdentityWord(v, words)) out[key] = v;
 		}
 	}
 	return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * The part of `text` the log keeps (MAX_ATTRIBUTE_LENGTH characters), or undefined when it may
+ * hold an email address (or, with `digits`, a phone-like run of digits).
+ */
+function keptText(text: string, options: { digits: boolean }): string | undefined {
+	const scanned = text.slice(0, SCAN_LENGTH);
+	if (EMAIL_IN_TEXT.test(scanned) || (options.digits && DIGIT_RUN.test(scanned))) return undefined;
+	return text.slice(0, MAX_ATTRIBUTE_LENGTH);
 }
 
 function compact<T extends object>(obj: T): T | undefined {
@@ -146,7 +191,7 @@ export function redactForLog(record: LeadRecord, options: { defaultCountry?: str
 			record.consent && typeof record.consent === 'object'
 				? compact({ ...record.consent } as Record<string, unknown>)
 				: undefined,
-		attributes: safeAttributes(record.attributes),
+		attributes: safeAttributes(record.attributes, identityWords(contact as Record<string, unknown>)),
 	};
 	return compact(redacted) as RedactedRecord;
 }

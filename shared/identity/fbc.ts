@@ -1,4 +1,4 @@
-import { readFirstText } from './raw-values';
+import { readCandidateTexts, readFirstText } from './raw-values';
 
 /**
  * `fb.<subdomain index>.<creation ms>.<fbclid>`, optionally followed by the `.<appendix>`
@@ -38,7 +38,7 @@ export interface FbcResult {
  */
 export function buildFbc(input: FbcInput, clock: () => number = Date.now): FbcResult {
 	const warnings: string[] = [];
-	const stored = readFirstText(input.fbc);
+	const stored = readFirstTextNoting(input.fbc, 'fbc', warnings);
 	const storedMatch = stored === null ? null : FBC_PATTERN.exec(stored);
 	const clickId = readClickId(input, warnings);
 
@@ -60,13 +60,21 @@ export function buildFbc(input: FbcInput, clock: () => number = Date.now): FbcRe
 
 /** The newest click's fbclid: the bare one captured, else the landing URL's `?fbclid=`. */
 function readClickId(input: FbcInput, warnings: string[]): string | null {
-	const bare = readFirstText(input.fbclid);
+	const bare = readFirstTextNoting(input.fbclid, 'fbc: fbclid', warnings);
 	if (bare !== null) {
 		if (FBCLID_PATTERN.test(bare)) return bare;
 		warnings.push('fbc: fbclid is not a single token; ignored');
 	}
 	const fromUrl = readFbclidFromUrl(readFirstText(input.landingUrl));
 	return fromUrl !== null && FBCLID_PATTERN.test(fromUrl) ? fromUrl : null;
+}
+
+/** readFirstText, noting the values that are not text (an object, a boolean) as warnings. */
+function readFirstTextNoting(raw: unknown, label: string, warnings: string[]): string | null {
+	if (raw === undefined || raw === null || typeof raw === 'string') return readFirstText(raw);
+	const found = readCandidateTexts(raw);
+	for (const reason of found.rejected) warnings.push(`${label}: ${reason}`);
+	return found.texts[0] ?? null;
 }
 
 function readFbclidFromUrl(url: string | null): string | null {
@@ -83,13 +91,22 @@ function readFbclidFromUrl(url: string | null): string | null {
 function creationTimeMs(input: FbcInput, clock: () => number, warnings: string[]): number {
 	if (input.clickedAt !== undefined && input.clickedAt !== null && input.clickedAt !== '') {
 		const clickedAt = readEpochMs(input.clickedAt);
-		if (clickedAt !== null) return clickedAt;
+		if (clickedAt !== null && isThirteenDigitMs(clickedAt)) return clickedAt;
 		warnings.push('fbc: clicked_at is not a valid time; used the event time');
 	}
-	if (input.eventTime !== undefined && Number.isFinite(input.eventTime) && input.eventTime > 0) {
+	if (input.eventTime !== undefined && isThirteenDigitMs(Math.round(input.eventTime))) {
 		return Math.round(input.eventTime);
 	}
 	return Math.round(clock());
+}
+
+/**
+ * The creation time is the fbc's 13-digit millisecond field (September 2001 to 2286): a time
+ * outside that range (1970, a negative year, epoch seconds read as the year 2493) would make
+ * a value no platform reads as an fbc.
+ */
+function isThirteenDigitMs(ms: number): boolean {
+	return Number.isFinite(ms) && ms >= 1e12 && ms < 1e13;
 }
 
 /** Epoch ms from an ISO string, epoch ms or epoch seconds (number or numeric string), or a Date. */

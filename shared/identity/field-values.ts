@@ -2,6 +2,8 @@ import { HASHABLE_FIELDS, type FieldOutcome, type IdentityField } from './fields
 import { readExistingSha256 } from './hash';
 import { cleanText, readCandidateTexts } from './raw-values';
 
+const SHA256_OF_EMPTY = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
 /** Normalizes one trimmed, non-empty, NFC text of a field. */
 export type TextNormalizer = (text: string) => FieldOutcome;
 
@@ -107,6 +109,9 @@ function normalizeCandidate(
 	if (HASHABLE_FIELDS.has(field)) {
 		// A hash is passed through as it is: hashing it again would match nobody.
 		const existing = readExistingSha256(text);
+		// The digest of "" is what an upstream system sends when it hashed an empty field: it
+		// matches nobody, so it is dropped like the empty value it stands for.
+		if (existing === SHA256_OF_EMPTY) return { omitted: 'the SHA-256 of an empty value' };
 		if (existing !== null) return { value: existing, hashed: true };
 	}
 	return normalizeText(text);

@@ -31,7 +31,7 @@ export function normalizePhoneText(text: string, context: PhoneContext = {}): Fi
 	const country = supportedCountry(context.country);
 	if (text.startsWith('+')) {
 		const parsed = parseQuietly(text);
-		if (parsed?.isValid()) return { value: parsed.number };
+		if (parsed && isE164(parsed)) return { value: parsed.number };
 		const callingCode = parsed?.countryCallingCode;
 		return {
 			omitted: callingCode
@@ -41,7 +41,7 @@ export function normalizePhoneText(text: string, context: PhoneContext = {}): Fi
 	}
 	if (country !== undefined) {
 		const parsed = parseQuietly(text, country);
-		if (parsed?.isValid()) return { value: parsed.number };
+		if (parsed && isE164(parsed)) return { value: parsed.number };
 	}
 	// The digits may already carry a country code (the very format Meta and Pinterest ask for,
 	// so CRM exports often hold "16505551212"). Accepted only when that reading is a valid
@@ -60,7 +60,15 @@ function readAsInternational(text: string): string | null {
 	const digits = text.replace(/(?:ext\.?|extension|x|#)\s*\d+\s*$/i, '').replace(/\D/g, '');
 	if (!E164_DIGITS.test(digits)) return null;
 	const parsed = parseQuietly(`+${digits}`);
-	return parsed?.isValid() ? parsed.number : null;
+	return parsed && isE164(parsed) ? parsed.number : null;
+}
+
+/**
+ * Valid by the full metadata and within E.164's 15 digits: the metadata accepts some national
+ * numbers (Germany's) so long that, with the country code, they no longer are E.164 numbers.
+ */
+function isE164(parsed: PhoneNumber): boolean {
+	return parsed.isValid() && E164_DIGITS.test(parsed.number.slice(1));
 }
 
 function parseQuietly(text: string, country?: CountryCode): PhoneNumber | undefined {

@@ -26,9 +26,12 @@ export function lookupKey(text: string): string {
 
 /**
  * A short echo of a low-sensitivity input (a country or gender word) for a warning. Long values
- * are cut so a misplaced piece of PII never travels whole into logs.
+ * are cut, and a value with an "@" or seven digits (an email address or a phone number mapped
+ * into the wrong field) is not shown at all, so a misplaced piece of PII never reaches a log.
  */
 export function shortEcho(text: string): string {
+	if (text.includes('@') || (text.match(/\d/g)?.length ?? 0) >= 7)
+		return 'a value that may be personal data (not shown)';
 	const limit = 20;
 	const shown = text.length > limit ? `${text.slice(0, limit)}…` : text;
 	return JSON.stringify(shown);

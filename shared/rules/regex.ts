@@ -13,7 +13,11 @@
  *    polynomial (n³ for two such quantifiers), harmless on a URL but not on 10,000 characters.
  *    A pattern with k unbounded quantifiers runs directly on values up to 10⁷^(1/(k+1))
  *    characters (k=0: any; k=1: 3,162; k=2: 215), where even the worst case is a few
- *    milliseconds; longer values run in a node:vm context with a 50 ms timeout. A value that
+ *    milliseconds; longer values run in a node:vm context with a 50 ms timeout. Two-way choices
+ *    (`a?`, alternatives that can start alike) double the work each, and repetition multiplies
+ *    what a group holds: (a?){30}a{30} is exponential with no unbounded quantifier at all, and so
+ *    is a group repeated without bound around any choice ((a?a?)+, (a{0,2})+). Such patterns
+ *    run under the time budget on all but the shortest values. A value that
  *    times out fails the condition, and the pattern then fails at once for values at least that
  *    long, so a preview over many long values stays fast.
  */
@@ -81,7 +85,9 @@ function compileUncached(pattern: string, flags: string): GuardedRegex {
 	return {
 		regex,
 		problem: null,
-		directLimit: Math.floor(DIRECT_STEP_BUDGET ** (1 / (analysis.degree + 1))),
+		directLimit: Math.floor(
+			(DIRECT_STEP_BUDGET / 2 ** analysis.binaryChoices) ** (1 / (analysis.degree + 1)),
+		),
 		slowAt: Infinity,
 	};
 }
@@ -170,39 +176,67 @@ interface RegexNode {
 
 export interface PatternAnalysis {
 	problem: string | null;
-	/** How many quantifiers can repeat a variable number of times: the backtracking degree. */
+	/**
+	 * How many quantifiers can repeat a variable number of times, counted once per repetition
+	 * of the groups around them: the backtracking degree (Infinity: a group repeated without
+	 * bound holds a choice).
+	 */
 	degree: number;
+	/** Two-way choices (`x?`, alternatives that can start alike), counted the same way. */
+	binaryChoices: number;
 }
 
 /** Why a (compilable) pattern is refused, and its backtracking degree. */
 export function analyzePattern(pattern: string, flags: string): PatternAnalysis {
 	const parser = new PatternParser(pattern);
 	const tree = parser.parseDisjunction();
-	if (parser.hasBackreference) return { problem: 'backreferences are not allowed', degree: 0 };
-	const state = { problem: null as string | null, degree: 0, flags };
-	for (const alternative of tree) for (const node of alternative) walk(node, state);
-	return { problem: state.problem, degree: state.degree };
+	if (parser.hasBackreference) {
+		return { problem: 'backreferences are not allowed', degree: 0, binaryChoices: 0 };
+	}
+	const state: WalkState = { problem: null, flags };
+	const top = walkAlternatives(tree, state);
+	return { problem: state.problem, degree: top.degree, binaryChoices: top.binaryChoices };
 }
 
 interface WalkState {
 	problem: string | null;
-	degree: number;
 	flags: string;
 }
 
-/** Visits a node; returns whether it holds an unbounded quantifier (its own included). */
-function walk(node: RegexNode, state: WalkState): boolean {
+/** What a node holds, as far as backtracking goes. */
+interface NodeCost {
+	/** An unbounded quantifier (its own included). */
+	unbounded: boolean;
+	degree: number;
+	binaryChoices: number;
+}
+
+/** The alternatives of a group (or of the whole pattern), each node visited once. */
+function walkAlternatives(alternatives: RegexNode[][], state: WalkState): NodeCost {
+	const cost: NodeCost = { unbounded: false, degree: 0, binaryChoices: 0 };
+	for (const alternative of alternatives) {
+		for (const child of alternative) {
+			const inner = walk(child, state);
+			cost.unbounded ||= inner.unbounded;
+			cost.degree += inner.degree;
+			cost.binaryChoices += inner.binaryChoices;
+		}
+	}
+	if (alternatives.length > 1 && alternativesOverlap(alternatives, state.flags)) {
+		cost.binaryChoices += Math.ceil(Math.log2(alternatives.length));
+	}
+	return cost;
+}
+
+/** Visits a node; notes a refusal in `state` and returns what the node holds. */
+function walk(node: RegexNode, state: WalkState): NodeCost {
 	const quantifier = node.quantifier;
-	if (quantifier && (quantifier.max === Infinity || quantifier.max - quantifier.min > 1)) {
-		state.degree += 1;
-	}
-	let innerUnbounded = false;
-	for (const alternative of node.alternatives ?? []) {
-		for (const child of alternative) innerUnbounded = walk(child, state) || innerUnbounded;
-	}
+	const inner = node.alternatives
+		? walkAlternatives(node.alternatives, state)
+		: { unbounded: false, degree: 0, binaryChoices: 0 };
 	if (quantifier && node.alternatives && state.problem === null) {
 		const shown = shorten(`${node.source}${quantifier.text}`);
-		if (quantifier.max > 1 && innerUnbounded) {
+		if (quantifier.max > 1 && inner.unbounded) {
 			state.problem = `nested quantifier ${shown} can backtrack catastrophically`;
 		} else if (
 			quantifier.max === Infinity &&
@@ -212,7 +246,18 @@ function walk(node: RegexNode, state: WalkState): boolean {
 			state.problem = `alternatives in ${shown} can match the same text and backtrack catastrophically`;
 		}
 	}
-	return innerUnbounded || quantifier?.max === Infinity;
+	const cost: NodeCost = { ...inner, unbounded: inner.unbounded || quantifier?.max === Infinity };
+	if (!quantifier) return cost;
+	// What the group holds is met again at each repetition.
+	const holdsChoice = inner.degree > 0 || inner.binaryChoices > 0;
+	if (holdsChoice && quantifier.max === Infinity) cost.degree = Infinity;
+	else if (holdsChoice && quantifier.max > 1) {
+		cost.degree = inner.degree * quantifier.max;
+		cost.binaryChoices = inner.binaryChoices * quantifier.max;
+	}
+	if (quantifier.max === Infinity || quantifier.max - quantifier.min > 1) cost.degree += 1;
+	else if (quantifier.max - quantifier.min === 1) cost.binaryChoices += 1;
+	return cost;
 }
 
 function shorten(text: string): string {

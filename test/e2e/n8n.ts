@@ -16,8 +16,11 @@ export interface N8nInstance {
 	env: Record<string, string>;
 	importCredentials(credentials: unknown[]): void;
 	importWorkflow(workflow: { id: string }, options?: { activate?: boolean }): void;
-	/** Runs a Manual-Trigger workflow; returns each node's output items (first run, main output 0). */
-	execute(workflowId: string): Promise<{ status: string; nodes: Record<string, ItemJson[]>; error?: unknown; raw: unknown }>;
+	/**
+	 * Runs a Manual-Trigger workflow; returns each node's output items (first run, main output 0)
+	 * and what n8n printed while running it (`log`).
+	 */
+	execute(workflowId: string): Promise<{ status: string; nodes: Record<string, ItemJson[]>; error?: unknown; raw: unknown; log: string }>;
 	/** `n8n start` on a free loopback port with an owner account; returns its REST helpers. */
 	serve(): Promise<{
 		baseUrl: string;
@@ -53,13 +56,13 @@ export async function n8nWithPackage(): Promise<N8nInstance> {
 			n8n.importWorkflow(home, env, write(`workflow-${workflow.id}.json`, workflow), options);
 		},
 		async execute(workflowId) {
-			const { run } = await n8n.executeWorkflow(home, env, workflowId);
+			const { run, stdout, stderr } = await n8n.executeWorkflow(home, env, workflowId);
 			const nodes: Record<string, ItemJson[]> = {};
 			for (const [name, runs] of Object.entries(run.data.resultData.runData ?? {})) {
 				const first = (runs as Array<{ data?: { main?: Array<Array<{ json: ItemJson }>> } }>)[0];
 				nodes[name] = (first?.data?.main?.[0] ?? []).map((item) => item.json);
 			}
-			return { status: run.status, nodes, error: run.data.resultData.error, raw: run };
+			return { status: run.status, nodes, error: run.data.resultData.error, raw: run, log: `${stdout}\n${stderr}` };
 		},
 		async serve() {
 			const port: number = await n8n.freePort();
@@ -111,6 +114,25 @@ export function node(
 		parameters,
 		...extra,
 	};
+}
+
+/**
+ * A Lead Capture Trigger node with a webhook id of its own (capture log off unless `parameters`
+ * say otherwise), for workflows imported with `{ activate: true }` before `serve()`.
+ */
+export function captureTrigger(
+	name: string,
+	parameters: Record<string, unknown>,
+	credentials: Record<string, { id: string; name: string }>,
+) {
+	return node(
+		name,
+		'n8n-nodes-lead-capi.leadCaptureTrigger',
+		1,
+		[0, 0],
+		{ captureLog: 'off', settings: {}, ...parameters },
+		{ webhookId: randomUUID(), credentials },
+	);
 }
 
 /** Connects nodes in a straight line. */

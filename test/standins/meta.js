@@ -267,7 +267,7 @@ async function startMetaStandIn(options) {
 	};
 }
 
-module.exports = { startMetaStandIn, validateEvent };
+module.exports = { startMetaStandIn, validateEvent, HASHED_KEYS };
 
 if (require.main === module) {
 	const cli = commandLine('meta.js --port <port> --token <access token> [--app-secret <secret>]');

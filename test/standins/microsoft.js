@@ -422,7 +422,7 @@ async function startMicrosoftStandIn(options) {
 	};
 }
 
-module.exports = { startMicrosoftStandIn, validateEvent };
+module.exports = { startMicrosoftStandIn, validateEvent, HASHED_KEYS };
 
 if (require.main === module) {
 	const cli = commandLine('microsoft.js --port <port> --token <api token> [--tag <uet tag id>]');

@@ -340,7 +340,7 @@ async function startPinterestStandIn(options) {
 	};
 }
 
-module.exports = { startPinterestStandIn, schemaProblem, eventProblem };
+module.exports = { startPinterestStandIn, schemaProblem, eventProblem, HASHED_KEYS };
 
 if (require.main === module) {
 	const cli = commandLine(

@@ -306,7 +306,11 @@ async function startTiktokStandIn(options) {
 	};
 }
 
-module.exports = { startTiktokStandIn, validateEvent };
+module.exports = {
+	startTiktokStandIn,
+	validateEvent,
+	HASHED_KEYS: [...HASHED_LIST_KEYS, ...HASHED_SINGLE_KEYS],
+};
 
 if (require.main === module) {
 	const cli = commandLine(

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { createRedisClient } from '../../shared/dedup';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { keysMatching, scanPrefixBeforeDrop } = require('./redis-pii-scan.js');
 
 function redisUrl(): string {
 	const url = process.env.REDIS_URL;
@@ -27,14 +29,14 @@ export function uniquePrefix(label: string): string {
 	return `test:${label}:${randomUUID().slice(0, 8)}`;
 }
 
-/** Deletes every key under a prefix. */
+/**
+ * Deletes every key under a prefix, after scanning them for raw personal data (the findings go
+ * to the run's summary, which the jest global teardown prints and fails on: redis-pii-scan.js).
+ */
 export async function dropPrefix(client: Redis, prefix: string): Promise<void> {
-	let cursor = '0';
-	do {
-		const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-		cursor = next;
-		if (keys.length) await client.del(...keys);
-	} while (cursor !== '0');
+	const keys = await keysMatching(client, `${prefix}:*`);
+	await scanPrefixBeforeDrop(client, prefix, keys);
+	for (let i = 0; i < keys.length; i += 1000) await client.del(...keys.slice(i, i + 1000));
 }
 
 /**
@@ -54,7 +56,8 @@ export async function watchCommands(client: Redis): Promise<{ stop: () => Promis
 		stop: async () => {
 			await client.ping('watchCommands:done');
 			// MONITOR lines arrive asynchronously: give the marker a moment to show.
-			for (let i = 0; i < 200 && !seen.includes('ping'); i++) await new Promise((r) => setTimeout(r, 10));
+			for (let i = 0; i < 200 && !seen.includes('ping'); i++)
+				await new Promise((r) => setTimeout(r, 10));
 			monitor.disconnect();
 			watcher.disconnect();
 			const end = seen.lastIndexOf('ping');

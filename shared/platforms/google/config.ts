@@ -10,6 +10,12 @@ export interface GoogleAdsConnection {
 	apiVersion?: string;
 	/** For gateways and loopback stand-ins; default https://googleads.googleapis.com. */
 	baseUrl?: string;
+	/**
+	 * The OAuth2 values of the credential (access and refresh token, client secret): n8n sends
+	 * them, not the sender, but an error body may echo them, so they are scrubbed like the
+	 * developer token.
+	 */
+	oauthSecrets?: string[];
 }
 
 /** Everything the Google Ads sender needs, from the credential and the node's parameters. */

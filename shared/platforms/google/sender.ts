@@ -53,7 +53,7 @@ export function googleAdsHeaders(connection: GoogleAdsConnection): Record<string
 
 /** What the transport scrubs from every message and response. */
 export function googleAdsSecrets(connection: GoogleAdsConnection): string[] {
-	return [connection.developerToken];
+	return [connection.developerToken, ...(connection.oauthSecrets ?? [])];
 }
 
 /** The request body: partialFailure is required (false → PARTIAL_FAILURE_MODE_REQUIRED). */
