@@ -14,6 +14,7 @@ import {
 	withRecordFields,
 	type HttpExecutor,
 	type DedupFailMode,
+	type DedupStore,
 	type DispatchItem,
 	type EventWindowPolicy,
 	type ItemResult,
@@ -150,7 +151,7 @@ export async function executeSender<Config, Payload>(
 ): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
 	const options = ctx.getNodeParameter('options', 0, {}) as SenderOptions;
-	const credentials = await ctx.getCredentials(spec.credentialName);
+	const dryRun = Boolean(options.dryRun);
 	const transport = new Transport({
 		executor: spec.executor?.(ctx),
 		logger: {
@@ -158,17 +159,47 @@ export async function executeSender<Config, Payload>(
 			warn: (message) => ctx.logger.warn(message),
 		},
 	});
-	const config = await spec.readConfig(ctx, credentials, options, transport);
-	const dispatchItems = readItems(ctx, spec, items, options);
-	const dryRun = Boolean(options.dryRun);
-	const resolved = dryRun ? { store: null, keyPrefix: undefined } : await resolveStore(ctx, ctx.getNodeParameter('dedupStore', 0) as 'redis' | 'memory' | 'off');
-	const { store } = resolved;
-	let keyPrefix: string;
+	// What the whole run needs (credentials, the platform config, the dedup store). When it
+	// fails, nothing can be sent: with "Continue On Fail" every item says why, else the node fails.
+	let setup: { config: Config; store: DedupStore | null; keyPrefix: string };
 	try {
-		keyPrefix = namespacedPrefix(resolved.keyPrefix, options.clientKey);
+		const credentials = await ctx.getCredentials(spec.credentialName);
+		const config = await spec.readConfig(ctx, credentials, options, transport);
+		const resolved = dryRun
+			? { store: null, keyPrefix: undefined }
+			: await resolveStore(ctx, ctx.getNodeParameter('dedupStore', 0) as 'redis' | 'memory' | 'off');
+		let keyPrefix: string;
+		try {
+			keyPrefix = namespacedPrefix(resolved.keyPrefix, options.clientKey);
+		} catch (error) {
+			throw new NodeOperationError(ctx.getNode(), errorMessage(error));
+		}
+		setup = { config, store: resolved.store, keyPrefix };
 	} catch (error) {
-		throw new NodeOperationError(ctx.getNode(), errorMessage(error));
+		if (!ctx.continueOnFail()) {
+			// n8n's own errors (from readConfig, getCredentials) keep their context as they are.
+			const nodeError =
+				error instanceof NodeApiError || error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(ctx.getNode(), errorMessage(error));
+			throw nodeError;
+		}
+		const message = `${errorMessage(error)}. Nothing was sent.`;
+		return [
+			items.map((_item, i) => ({
+				json: {
+					status: 'failed',
+					platform: spec.adapter.platform,
+					match_keys: [],
+					warnings: [],
+					error: message,
+				} satisfies Omit<ItemResult, 'destination' | 'event_name'> as unknown as IDataObject,
+				pairedItem: { item: i },
+			})),
+		];
 	}
+	const { config, store, keyPrefix } = setup;
+	const dispatchItems = readItems(ctx, spec, items, options);
 
 	const results = await dispatch(dispatchItems, {
 		adapter: spec.adapter,

@@ -273,6 +273,46 @@ describe('Meta Conversions in a real n8n', () => {
 			error: expect.stringMatching(/^Dedup store \(Redis 127\.0\.0\.1:1\/0\) unavailable: .*Nothing was sent/),
 		});
 		expect(standIn.received).toHaveLength(0);
+
+		// A credential the run cannot use fails every item, each saying why, with Continue On
+		// Fail; without it the node fails with the same message.
+		instance.importCredentials([
+			{ id: 'e2eMetaNoPixel01', name: 'Meta without dataset', type: 'metaConversionsApi', data: { pixelId: '', accessToken: TOKEN, baseUrl: standIn.url } },
+		]);
+		const noPixel = (id: string, onError?: string) => ({
+			...strict,
+			id,
+			name: `e2e: Meta credential without dataset (${onError ?? 'strict'})`,
+			nodes: strict.nodes.map((n) =>
+				n.name === 'Meta Conversions'
+					? { ...n, credentials: { ...metaCredentials, metaConversionsApi: { id: 'e2eMetaNoPixel01', name: 'Meta without dataset' } }, ...(onError ? { onError } : {}) }
+					: n,
+			),
+		});
+		const lenient = noPixel('e2eMetaNoPixel02', 'continueRegularOutput');
+		instance.importWorkflow(lenient);
+		const each = await instance.execute(lenient.id);
+		expect(each.status).toBe('success');
+		const failed = each.nodes['Meta Conversions'];
+		expect(failed).toHaveLength(2);
+		for (const item of failed) {
+			expect(item).toMatchObject({
+				status: 'failed',
+				platform: 'meta',
+				error: 'The Meta Conversions API credential needs a Dataset (Pixel) ID and an Access Token. Nothing was sent.',
+			});
+		}
+		const paired = (each.raw as { data: { resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ pairedItem: unknown }>> } }>> } } })
+			.data.resultData.runData['Meta Conversions'][0].data.main[0].map((i) => i.pairedItem);
+		expect(paired).toEqual([{ item: 0 }, { item: 1 }]);
+		const strictNoPixel = noPixel('e2eMetaNoPixel03');
+		instance.importWorkflow(strictNoPixel);
+		const failedRun = await instance.execute(strictNoPixel.id);
+		expect(failedRun.status).toBe('error');
+		expect((failedRun.error as { message: string }).message).toBe(
+			'The Meta Conversions API credential needs a Dataset (Pixel) ID and an Access Token',
+		);
+		expect(standIn.received).toHaveLength(0);
 	});
 
 	it('tests both credentials from the editor: good ones pass, wrong ones say why', async () => {
