@@ -6,9 +6,14 @@
  * --focus, optionally per event.
  *
  *   node bench/lib/profile-summary.js <file.cpuprofile> [--events <n>] [--top <n>] [--focus a,b,c]
+ *     [--within a,b,c]
  *
  * `--events` divides every time by n (µs per event): pass the number of leads the child
  * dispatched (the core child dispatches warm-up + runs + the re-run; see bench/README.md).
+ * `--within` keeps only the samples from the first to the last one with a frame of one of
+ * these functions (or of a file whose path contains one of them): e.g. `--within
+ * executeSender,dispatch` cuts a whole `n8n execute` profile down to the time our sender node
+ * ran (its async waits, GC and whatever n8n did in between included).
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -39,10 +44,32 @@ const nodes = profile.nodes;
 const byId = new Map(nodes.map((n) => [n.id, n]));
 // Self time per node from the samples and their time deltas (µs).
 /** @type {Map<number, number>} */
+const parent = new Map();
+for (const n of nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+/** @type {number[]} */
+const samples = profile.samples;
+const within = flag('within', '').split(',').filter(Boolean);
+let [from, to] = [0, samples.length - 1];
+if (within.length) {
+	/** @param {number} id */
+	const hasFrame = (id) => {
+		for (let at = /** @type {number | undefined} */ (id); at !== undefined; at = parent.get(at)) {
+			const frame = /** @type {ProfileNode} */ (byId.get(at)).callFrame;
+			if (within.some((w) => frame.functionName === w || (frame.url ?? '').includes(w))) return true;
+		}
+		return false;
+	};
+	from = samples.findIndex(hasFrame);
+	to = samples.length - 1 - [...samples].reverse().findIndex(hasFrame);
+	if (from < 0) {
+		console.error(`no sample has a frame of ${within.join(', ')}`);
+		process.exit(1);
+	}
+}
+// Self time per node from the samples and their time deltas (µs).
+/** @type {Map<number, number>} */
 const self = new Map();
-profile.samples.forEach((/** @type {number} */ id, /** @type {number} */ i) => {
-	self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
-});
+for (let i = from; i <= to; i++) self.set(samples[i], (self.get(samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
 const totalUs = [...self.values()].reduce((a, b) => a + b, 0);
 
 const repo = path.resolve(__dirname, '..', '..');
@@ -76,9 +103,6 @@ for (const n of nodes) {
 
 // Inclusive time of focus functions: a node's subtree, counted once per stack (no recursion
 // double count).
-/** @type {Map<number, number>} */
-const parent = new Map();
-for (const n of nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 /** @type {Map<string, number>} */
 const inclusive = new Map();
 for (const n of nodes) {
@@ -106,7 +130,9 @@ function print(title, map, limit) {
 		console.log(`${show(us)} ${pct(us)}  ${key}`);
 	}
 }
-console.log(`${path.basename(file)}: ${(totalUs / 1000).toFixed(0)} ms sampled${events > 0 ? `, ${events} events` : ''}`);
+console.log(
+	`${path.basename(file)}: ${(totalUs / 1000).toFixed(0)} ms sampled${within.length ? ` from the first to the last sample in ${within.join(', ')}` : ''}${events > 0 ? `, ${events} events` : ''}`,
+);
 print('Inclusive time of focus functions', inclusive, focus.length);
 print('Self time by file / package', selfByFile, 20);
 print('Self time by function', selfByFn, top);
