@@ -546,6 +546,25 @@ function report(r) {
 	const redisNote = (/** @type {Execution} */ e) => `Redis saw ${e.redis.eval} EVAL + ${e.redis.exec} EXEC`;
 	const first = (/** @type {Execution[]} */ list) => list[0];
 
+	/**
+	 * A row of our node's runs (one variant).
+	 * @param {string} variant @param {Execution[]} list @param {Array<ReturnType<typeof check>>} checks
+	 * @param {string} ratio @param {string} received what the stand-in received, checked
+	 * @returns {Row}
+	 */
+	const oursRow = (variant, list, checks, ratio, received) => ({
+		scenario: SCENARIO_EXECUTE,
+		variant,
+		n,
+		metrics: {
+			'µs/item': perItem(list),
+			http_requests: first(list).standIn.requests,
+			ratio,
+			note: `${runsNote}; ${countText(checks[0].counts)}; ${received}; ${redisNote(first(list))}; cross-check: wall − NoOp wall = ${fmt(overNoop(list))} µs/item`,
+		},
+		details: list.map((e, i) => ({ wall_ms: e.wallMs, execution_ms: e.nodes['Meta Conversions'].ms, statuses: checks[i].counts, stand_in: e.standIn, redis: e.redis })),
+	});
+
 	/** @type {Row[]} */
 	const rows = [
 		{
@@ -559,42 +578,27 @@ function report(r) {
 			},
 			details: runs.noop.map((e) => ({ wall_ms: e.wallMs, execution_ms: e.nodes['No Operation'].ms })),
 		},
-		{
-			scenario: SCENARIO_EXECUTE,
-			variant: 'ours: Meta Conversions, default mapping (Read Lead Record From Input)',
-			n,
-			metrics: {
-				'µs/item': ours,
-				http_requests: first(runs.ours).standIn.requests,
-				ratio: `${fmt(hand / ours)}× faster than hand-rolled, ${fmt(COMMUNITY_NODE_US_PER_ITEM / ours)}× than the community node's 2,000; ${fmt(ours / coreCold)}× our core (cold)`,
-				note: `${runsNote}; ${countText(oursChecks[0].counts)}; stand-in: ${int(first(runs.ours).standIn.distinctEventIds)} distinct ids ${mark(oursChecks.every((c) => c.ok))}; ${redisNote(first(runs.ours))}; cross-check: wall − NoOp wall = ${fmt(overNoop(runs.ours))} µs/item`,
-			},
-			details: runs.ours.map((e, i) => ({ wall_ms: e.wallMs, execution_ms: e.nodes['Meta Conversions'].ms, statuses: oursChecks[i].counts, stand_in: e.standIn, redis: e.redis })),
-		},
-		{
-			scenario: SCENARIO_EXECUTE,
-			variant: 'ours: the same workflow again (all duplicates)',
-			n,
-			metrics: {
-				'µs/item': again,
-				http_requests: first(runs.again).standIn.requests,
-				ratio: `${fmt(again / ours)}× the first run`,
-				note: `${runsNote}; ${countText(againChecks[0].counts)}; stand-in received ${first(runs.again).standIn.events} ${mark(againOk)}; ${redisNote(first(runs.again))}; cross-check: wall − NoOp wall = ${fmt(overNoop(runs.again))} µs/item`,
-			},
-			details: runs.again.map((e, i) => ({ wall_ms: e.wallMs, execution_ms: e.nodes['Meta Conversions'].ms, statuses: againChecks[i].counts, stand_in: e.standIn, redis: e.redis })),
-		},
-		{
-			scenario: SCENARIO_EXECUTE,
-			variant: 'ours: 3 mapped fields (email, phone, record id as expressions)',
-			n,
-			metrics: {
-				'µs/item': mapped,
-				http_requests: first(runs.mapped).standIn.requests,
-				ratio: `+${fmt(mapped - ours)} µs/item for 3 expressions (${fmt((mapped - ours) / 3)} each)`,
-				note: `${runsNote}; ${countText(mappedChecks[0].counts)}; stand-in: ${int(first(runs.mapped).standIn.distinctEventIds)} distinct ids ${mark(mappedChecks.every((c) => c.ok))}; cross-check: wall − NoOp wall = ${fmt(overNoop(runs.mapped))} µs/item`,
-			},
-			details: runs.mapped.map((e, i) => ({ wall_ms: e.wallMs, execution_ms: e.nodes['Meta Conversions'].ms, statuses: mappedChecks[i].counts, stand_in: e.standIn })),
-		},
+		oursRow(
+			'ours: Meta Conversions, default mapping (Read Lead Record From Input)',
+			runs.ours,
+			oursChecks,
+			`${fmt(hand / ours)}× faster than hand-rolled, ${fmt(COMMUNITY_NODE_US_PER_ITEM / ours)}× than the community node's 2,000; ${fmt(ours / coreCold)}× our core (cold)`,
+			`stand-in: ${int(first(runs.ours).standIn.distinctEventIds)} distinct ids ${mark(oursChecks.every((c) => c.ok))}`,
+		),
+		oursRow(
+			'ours: the same workflow again (all duplicates)',
+			runs.again,
+			againChecks,
+			`${fmt(again / ours)}× the first run`,
+			`stand-in received ${first(runs.again).standIn.events} ${mark(againOk)}`,
+		),
+		oursRow(
+			'ours: 3 mapped fields (email, phone, record id as expressions)',
+			runs.mapped,
+			mappedChecks,
+			`+${fmt(mapped - ours)} µs/item for 3 expressions (${fmt((mapped - ours) / 3)} each)`,
+			`stand-in: ${int(first(runs.mapped).standIn.distinctEventIds)} distinct ids ${mark(mappedChecks.every((c) => c.ok))}`,
+		),
 		{
 			scenario: SCENARIO_EXECUTE,
 			variant: 'hand-rolled: Code node (SHA-256) + HTTP Request node, 1 request/item',
