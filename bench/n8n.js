@@ -412,7 +412,7 @@ async function benchExecute(b, cpuProfileDir) {
 		const name = `n8n-ours-${label(b.n)}.cpuprofile`;
 		await execute(ids.ours[b.reps], measuredNodes.ours, ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`, `--cpu-prof-name=${name}`]);
 		profileFile = path.join(cpuProfileDir, name);
-		b.log(`profile: node bench/lib/profile-summary.js ${path.relative(process.cwd(), profileFile)} --events ${b.n} --within nodes/common/executeSender.js,shared/dispatch/dispatch.js`);
+		b.log(`profile: node bench/lib/profile-summary.js ${path.relative(process.cwd(), profileFile)} --events ${b.n} --within executeSender,shared/dispatch/`);
 	}
 	return { runs, profileFile };
 }

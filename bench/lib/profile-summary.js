@@ -10,10 +10,12 @@
  *
  * `--events` divides every time by n (µs per event): pass the number of leads the child
  * dispatched (the core child dispatches warm-up + runs + the re-run; see bench/README.md).
- * `--within` keeps only the samples from the first to the last one with a frame of one of
- * these functions (or of a file whose path contains one of them): e.g. `--within
- * executeSender,dispatch` cuts a whole `n8n execute` profile down to the time our sender node
- * ran (its async waits, GC and whatever n8n did in between included).
+ * `--within a,b,c` keeps only the samples from the first one with a frame of `a` to the last one
+ * with a frame of any of them (a frame of `x`: of the function named x, or — when x has a / or a
+ * dot — of a file whose path contains x): e.g. `--within executeSender,shared/dispatch/` cuts a whole `n8n execute` profile
+ * down to the time our sender node ran — from its execute() to the end of its dispatch, its
+ * async waits, GC and whatever n8n did in between included (module loading at n8n's start-up,
+ * which also runs those files, comes before the first executeSender call).
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -51,18 +53,18 @@ const samples = profile.samples;
 const within = flag('within', '').split(',').filter(Boolean);
 let [from, to] = [0, samples.length - 1];
 if (within.length) {
-	/** @param {number} id */
-	const hasFrame = (id) => {
+	/** @param {string[]} names @returns {(id: number) => boolean} */
+	const hasFrame = (names) => (id) => {
 		for (let at = /** @type {number | undefined} */ (id); at !== undefined; at = parent.get(at)) {
 			const frame = /** @type {ProfileNode} */ (byId.get(at)).callFrame;
-			if (within.some((w) => frame.functionName === w || (frame.url ?? '').includes(w))) return true;
+			if (names.some((w) => (/[/.]/.test(w) ? (frame.url ?? '').includes(w) : frame.functionName === w))) return true;
 		}
 		return false;
 	};
-	from = samples.findIndex(hasFrame);
-	to = samples.length - 1 - [...samples].reverse().findIndex(hasFrame);
+	from = samples.findIndex(hasFrame(within.slice(0, 1)));
+	to = samples.length - 1 - [...samples].reverse().findIndex(hasFrame(within));
 	if (from < 0) {
-		console.error(`no sample has a frame of ${within.join(', ')}`);
+		console.error(`no sample has a frame of ${within[0]}`);
 		process.exit(1);
 	}
 }
@@ -131,7 +133,7 @@ function print(title, map, limit) {
 	}
 }
 console.log(
-	`${path.basename(file)}: ${(totalUs / 1000).toFixed(0)} ms sampled${within.length ? ` from the first to the last sample in ${within.join(', ')}` : ''}${events > 0 ? `, ${events} events` : ''}`,
+	`${path.basename(file)}: ${(totalUs / 1000).toFixed(0)} ms sampled${within.length ? ` from the first sample in ${within[0]} to the last in ${within.join(', ')}` : ''}${events > 0 ? `, ${events} events` : ''}`,
 );
 print('Inclusive time of focus functions', inclusive, focus.length);
 print('Self time by file / package', selfByFile, 20);
