@@ -43,17 +43,19 @@ function chain(...names) {
 }
 
 /**
- * The Code node that makes the N records (its time is not counted).
+ * The Code node that makes the N records (its time is not counted). Once per run whatever its
+ * input, so a second one further down a workflow makes N fresh records.
  * @param {number} n
  * @param {number} nowMs
  * @param {string} idPrefix
+ * @param {string} [name]
  */
-function makeLeadsNode(n, nowMs, idPrefix) {
+function makeLeadsNode(n, nowMs, idPrefix, name = 'Make Leads') {
 	const jsCode = [
 		`const generateLeads = ${generateLeads.toString()};`,
 		`return generateLeads(${n}, ${JSON.stringify({ idPrefix, nowMs })}).map((json) => ({ json }));`,
 	].join('\n');
-	return node('Make Leads', 'n8n-nodes-base.code', 2, 200, { mode: 'runOnceForAllItems', language: 'javaScript', jsCode });
+	return node(name, 'n8n-nodes-base.code', 2, 200, { mode: 'runOnceForAllItems', language: 'javaScript', jsCode });
 }
 
 /**
@@ -83,12 +85,13 @@ function executeWorkflowJson(id, name, leads, measured) {
  * dedup Redis); `fieldOverrides` switches Lead Fields to Map Fields. Continue On Fail: leads
  * without enough customer information come out as failed items instead of failing the run.
  * @param {Array<{ path: string, value: string }>} [fieldOverrides]
+ * @param {string} [name]
  */
-function metaNode(fieldOverrides) {
+function metaNode(fieldOverrides, name = 'Meta Conversions') {
 	const parameters = fieldOverrides
 		? { event: 'fromState', actionSource: 'auto', leadInput: 'map', fieldOverrides: { field: fieldOverrides }, dedupStore: 'redis', options: {} }
 		: { event: 'fromState', actionSource: 'auto', leadInput: 'record', dedupStore: 'redis', options: {} };
-	return node('Meta Conversions', `${PKG}.metaConversions`, 1, 0, parameters, {
+	return node(name, `${PKG}.metaConversions`, 1, 0, parameters, {
 		credentials: { metaConversionsApi: CREDENTIALS.meta, leadCapiRedisApi: CREDENTIALS.redis },
 		onError: 'continueRegularOutput',
 	});
@@ -168,7 +171,7 @@ function httpRequestNode(eventsUrl, token) {
 }
 
 /** The variants of the execute bench, each with the nodes it measures (after Make Leads). */
-const VARIANTS = /** @type {const} */ (['noop', 'ours', 'mapped', 'handRolled']);
+const VARIANTS = /** @type {const} */ (['noop', 'ours', 'warm', 'mapped', 'handRolled']);
 /** @typedef {typeof VARIANTS[number]} Variant */
 
 /**
@@ -190,6 +193,14 @@ function executeWorkflows(o) {
 	const make = {
 		noop: (leads) => executeWorkflowJson('', 'bench: leads → NoOp', leads, [node('No Operation', 'n8n-nodes-base.noOp', 1, 0, {})]),
 		ours: (leads) => executeWorkflowJson('', 'bench: leads → Meta Conversions (default mapping)', leads, [metaNode()]),
+		// The same node a second time in the same execution, on fresh leads: warm (JIT, the
+		// Redis connection), as in every execution after the first of a long-running n8n.
+		warm: (leads) =>
+			executeWorkflowJson('', 'bench: leads → Meta Conversions → leads → Meta Conversions 2 (warm)', leads, [
+				metaNode(),
+				makeLeadsNode(leads.n, leads.nowMs, `${leads.idPrefix}-2`, 'Make Leads 2'),
+				metaNode(undefined, 'Meta Conversions 2'),
+			]),
 		mapped: (leads) => executeWorkflowJson('', 'bench: leads → Meta Conversions (3 mapped fields)', leads, [metaNode(MAPPED_FIELDS)]),
 		handRolled: (leads) =>
 			executeWorkflowJson('', 'bench: leads → Code (hash) → HTTP Request', leads, [
@@ -199,7 +210,7 @@ function executeWorkflows(o) {
 	};
 	const workflows = [];
 	/** @type {Record<Variant, string[]>} */
-	const ids = { noop: [], ours: [], mapped: [], handRolled: [] };
+	const ids = { noop: [], ours: [], warm: [], mapped: [], handRolled: [] };
 	for (let rep = 0; rep < o.reps; rep++) {
 		for (const variant of VARIANTS) {
 			const id = workflowId(variant, rep);
