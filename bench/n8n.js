@@ -20,9 +20,9 @@
  *        HTTP Request node, one request per item, the JSON body built by expressions.
  *    Per item = the measured nodes' `executionTime` in the run data / N (median of the reps);
  *    cross-check: the whole `n8n execute` wall time minus the NoOp run's, / N. Our core
- *    outside n8n, same run: the same leads through `dispatch` to the same stand-in and Redis
- *    in a fresh child process (bench/lib/core-child.js without warm-up: its first dispatch is
- *    as cold as the node's in a fresh `n8n execute`; then warm dispatches).
+ *    outside n8n, same run, once per repetition: the same leads through `dispatch` to the same
+ *    stand-in and Redis in a fresh child process (bench/lib/core-child.js without warm-up: its
+ *    first dispatch is as cold as the node's in a fresh `n8n execute`; then warm dispatches).
  * 2. The Lead Capture Trigger versus n8n's Webhook node under load, on one `n8n start`: both
  *    workflows active, each loaded with autocannon from this process over loopback (same
  *    body, connections and duration, after a warm-up), alternating, n8n left to go idle in
@@ -338,8 +338,7 @@ async function measure(options, token) {
 			control: m.standInControl(standIn.control),
 			writeJson,
 		};
-		const { runs, profileFile } = await benchExecute(bench, options.cpuProfileDir);
-		const core = await benchCore(bench);
+		const { runs, core, profileFile } = await benchExecute(bench, options.cpuProfileDir);
 		const triggers = await benchTriggers(bench);
 		return report({ ...bench, runs, core, ...triggers, profileFile, n8nVersion });
 	} finally {
@@ -348,8 +347,8 @@ async function measure(options, token) {
 }
 
 /**
- * Part 1: the items through each variant, `reps` times, interleaved (plus one profiled run
- * of our node when `cpuProfileDir` is set).
+ * Part 1: the items through each variant and our core outside n8n, `reps` times, interleaved
+ * (plus one profiled run of our node when `cpuProfileDir` is set).
  * @param {Bench} b
  * @param {string} [cpuProfileDir]
  */
@@ -389,6 +388,8 @@ async function benchExecute(b, cpuProfileDir) {
 
 	/** @type {Record<Variant | 'again', Execution[]>} */
 	const runs = { noop: [], ours: [], again: [], warm: [], mapped: [], handRolled: [] };
+	/** @type {any[]} bench/lib/core-child.js results, one per repetition */
+	const core = [];
 	const measuredNodes = /** @type {Record<Variant, string[]>} */ ({
 		noop: ['No Operation'],
 		ours: ['Meta Conversions'],
@@ -408,6 +409,7 @@ async function benchExecute(b, cpuProfileDir) {
 				runs.again.push(await execute(ids.ours[rep], measuredNodes.ours));
 			}
 		}
+		core.push(await benchCore(b, rep));
 	}
 	/** @type {string | undefined} */
 	let profileFile;
@@ -419,24 +421,26 @@ async function benchExecute(b, cpuProfileDir) {
 		profileFile = path.join(cpuProfileDir, name);
 		b.log(`profile: node bench/lib/profile-summary.js ${path.relative(process.cwd(), profileFile)} --events ${b.n} --within executeSender,shared/dispatch/`);
 	}
-	return { runs, profileFile };
+	return { runs, core, profileFile };
 }
 
 /**
  * Our core outside n8n, same leads, stand-in and Redis: bench/lib/core-child.js without a
- * warm-up, so its first dispatch is as cold as the node's in a fresh `n8n execute`.
+ * warm-up, so its first dispatch is as cold as the node's in a fresh `n8n execute`; then two
+ * more dispatches of fresh leads (warm) and the first leads again (duplicates).
  * @param {Bench} b
+ * @param {number} rep
  */
-async function benchCore(b) {
-	b.log(`our core outside n8n: ${label(b.n)} leads, first dispatch in a fresh process, then warm…`);
+async function benchCore(b, rep) {
+	b.log(`our core outside n8n ${rep + 1}/${b.reps}: ${label(b.n)} leads, first dispatch in a fresh process, then warm…`);
 	return env.runChild('core-child.js', {
 		n: b.n,
-		reps: b.quick ? 2 : 4,
+		reps: 3,
 		warmupN: 0,
 		floorReps: 0,
 		redisUrl: b.redis.url,
 		keyPrefix: `${b.keyPrefix}:core`,
-		idPrefix: `${b.runTag}-core`,
+		idPrefix: `${b.runTag}-core-r${rep}`,
 		standInUrl: b.standIn.url,
 		standInControl: b.standIn.control,
 		token: b.token,
@@ -497,7 +501,7 @@ async function benchTriggers(b) {
 
 /**
  * The rows and targets from the measurements.
- * @param {{ n: number, reps: number, runs: Record<Variant | 'again', Execution[]>, core: any,
+ * @param {{ n: number, reps: number, runs: Record<Variant | 'again', Execution[]>, core: any[],
  *   loads: Record<'webhook' | 'ours', { answer: string, tests: Array<Awaited<ReturnType<typeof loadTest>>>, warm: number }>,
  *   executions: Record<string, number>, load: { connections: number, warmup: number, duration: number, rounds: number },
  *   quick: boolean, profileFile?: string, n8nVersion: string, redis: { version: string, where: string } }} r
@@ -524,9 +528,13 @@ function report(r) {
 	 * @param {Execution[]} list
 	 */
 	const overNoop = (list) => (m.median(list.map((e, i) => e.wallMs - runs.noop[i].wallMs)) * 1000) / n;
-	const coreCold = (core.runs[0].ms * 1000) / n;
-	const coreWarm = (m.median(core.runs.slice(1).map((/** @type {{ ms: number }} */ x) => x.ms)) * 1000) / n;
-	const coreCpuCold = core.runs[0].cpuUs / n;
+	/** @type {Array<{ ms: number, cpuUs: number }>} */
+	const coldRuns = core.map((c) => c.runs[0]);
+	/** @type {Array<{ ms: number, cpuUs: number }>} */
+	const warmRuns = core.flatMap((c) => c.runs.slice(1));
+	const coreCold = (m.median(coldRuns.map((x) => x.ms)) * 1000) / n;
+	const coreWarm = (m.median(warmRuns.map((x) => x.ms)) * 1000) / n;
+	const coreOnce = core.every((c) => c.exactlyOnce && c.rerun.newEvents === 0);
 	const runsNote = `median of ${r.reps}`;
 
 	/**
@@ -640,13 +648,13 @@ function report(r) {
 			n,
 			metrics: {
 				us_per_event: coreCold,
-				cpu_us_per_event: coreCpuCold,
-				redis_round_trips: core.redis.client,
-				http_requests: core.standIn.requests,
+				cpu_us_per_event: m.median(coldRuns.map((x) => x.cpuUs)) / n,
+				redis_round_trips: core[0].redis.client,
+				http_requests: core[0].standIn.requests,
 				ratio: `ours in n8n: ${fmt(ours / coreCold)}× this`,
-				note: `same leads, stand-in and Redis; dispatch + RedisDedupStore + Transport from dist/; sent ${int(core.sent)}; exactly once ${mark(core.exactlyOnce)}`,
+				note: `median of ${core.length} fresh process${core.length > 1 ? 'es' : ''}; same leads, stand-in and Redis; dispatch + RedisDedupStore + Transport from dist/; sent ${int(core[0].sent)}; exactly once ${mark(coreOnce)}`,
 			},
-			details: { runs: core.runs, statuses: core.statuses, stand_in: core.standIn, redis: core.redis },
+			details: core.map((c) => ({ runs: c.runs, statuses: c.statuses, stand_in: c.standIn, redis: c.redis, rerun_ms: c.rerun.ms })),
 		},
 		{
 			scenario: SCENARIO_EXECUTE,
@@ -654,9 +662,9 @@ function report(r) {
 			n,
 			metrics: {
 				us_per_event: coreWarm,
-				cpu_us_per_event: m.median(core.runs.slice(1).map((/** @type {{ cpuUs: number }} */ x) => x.cpuUs)) / n,
-				ratio: `ours in n8n: ${fmt(ours / coreWarm)}× this`,
-				note: `median of ${core.runs.length - 1}; the same leads again (all duplicates): ${fmt((core.rerun.ms * 1000) / n)} µs/event`,
+				cpu_us_per_event: m.median(warmRuns.map((x) => x.cpuUs)) / n,
+				ratio: `our warm node in n8n: ${fmt(warm / coreWarm)}× this`,
+				note: `median of ${warmRuns.length} (2 per process); the same leads again (all duplicates): ${fmt(m.median(core.map((c) => c.rerun.ms)) * 1000 / n)} µs/event`,
 			},
 		},
 	];
@@ -728,8 +736,8 @@ function report(r) {
 			value:
 				`default mapping ${runs.ours.map((e, i) => `${int(e.standIn.distinctEventIds)} distinct ids for ${int(oursChecks[i].sent)} sent`).join(', ')}; ` +
 				`re-run sent ${runs.again.map((e) => e.standIn.events).join(', ')}; warm ${mark(warmChecks.every((c) => c.ok))}; mapped ${mark(mappedChecks.every((c) => c.ok))}; ` +
-				`hand-rolled ${mark(handOk)}; trigger executions = 2xx responses ${mark(triggersOk)}`,
-			met: [...oursChecks, ...warmChecks, ...mappedChecks].every((c) => c.ok) && againOk && handOk && triggersOk,
+				`hand-rolled ${mark(handOk)}; core outside n8n ${mark(coreOnce)}; trigger executions = 2xx responses ${mark(triggersOk)}`,
+			met: [...oursChecks, ...warmChecks, ...mappedChecks].every((c) => c.ok) && againOk && handOk && triggersOk && coreOnce,
 		},
 	];
 	return {
