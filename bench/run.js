@@ -8,9 +8,9 @@
  *
  *   --quick      smaller N (a smoke run well under a minute outside n8n)
  *   --skip-n8n   leave out bench/n8n.js (real n8n)
- *   --cpu-prof   also write V8 CPU profiles of the core dispatch children to
- *                bench/results/profiles-<timestamp>/ (summarize with
- *                `node bench/lib/profile-summary.js <file.cpuprofile>`)
+ *   --cpu-prof   also write V8 CPU profiles of the core dispatch children and of one extra
+ *                `n8n execute` of our Meta node to bench/results/profiles-<timestamp>/
+ *                (summarize with `node bench/lib/profile-summary.js <file.cpuprofile>`)
  *
  * A scenario module exports `run({ quick, log })` → `{ rows, targets, info? }`: rows are
  * `{ scenario, variant, n, metrics }`, targets `{ target, value, met: true | false | null }`

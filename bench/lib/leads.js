@@ -16,78 +16,71 @@
  *  - states: mostly `lead`, some `contact` / `schedule`, a few `purchase` (always with a value);
  *    ~20 % carry a value (amount + currency);
  *  - occurred within the last 3 days (inside Meta's 7-day window).
+ *
+ * `generateLeads` is self-contained (no closure over this module, no require): its source is
+ * pasted into the "Make Leads" Code node of the n8n bench (bench/n8n/workflows.js), so the items
+ * inside n8n and the runs outside it get exactly the same leads from one generator.
  */
 
 /** @typedef {import('../../shared/types').LeadRecord} LeadRecord */
 
-/** Small fast PRNG (mulberry32): deterministic across Node versions. @param {number} seed */
-function prng(seed) {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
-const FIRST = ['José', 'Zoë', 'Renée', 'Jürgen', 'François', 'Łukasz', 'Mary', 'John', 'Anna', 'Søren', 'Chloé', 'Noah', 'Fatima', 'Li'];
-const LAST = ['García', 'Müller', "O'Neil", 'Núñez', 'Østergaard', 'Smith', 'Dupont', 'Schröder', 'Kowalski', 'Brown', 'Chen'];
-const DOMAINS = ['gmail.com', 'Yahoo.com', 'outlook.com', 'acme.io', 'globex.de', 'initech.co.uk', 'web.de'];
-const BAD_EMAILS = ['n/a', 'john.doe@', 'test@@example.com', 'none', 'jane(at)example.com'];
-const BAD_PHONES = ['12345', '000', 'call me', '555', '+1 555'];
-const AGENTS = [
-	'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36',
-	'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
-	'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15',
-];
-const PAGES = ['/pricing', '/demo', '/contact', '/blog/lead-gen', '/'];
-
 /**
- * Places with their national phone formats. `country` is how the lead's form wrote it.
- * @type {Array<{ city: string, region: string, postal: string, countries: string[], phone: (r: () => number) => string }>}
- */
-const PLACES = [
-	{ city: 'San Francisco', region: 'CA', postal: '94105', countries: ['US', 'US', 'United States'], phone: (r) => `(415) ${digits(r, 200, 999)}-${digits(r, 1000, 9999)}` },
-	{ city: 'New York', region: 'New York', postal: '10001', countries: ['US', 'us'], phone: (r) => `212-${digits(r, 200, 999)}-${digits(r, 1000, 9999)}` },
-	{ city: 'Austin', region: 'TX', postal: '78701', countries: ['US'], phone: (r) => `512 ${digits(r, 200, 999)} ${digits(r, 1000, 9999)}` },
-	{ city: 'London', region: 'England', postal: 'SW1A 1AA', countries: ['GB', 'UK'], phone: (r) => `020 7946 ${digits(r, 1000, 9999)}` },
-	{ city: 'Manchester', region: 'England', postal: 'M1 1AE', countries: ['GB'], phone: (r) => `07${digits(r, 400, 599)} ${digits(r, 100000, 999999)}` },
-	{ city: 'Berlin', region: 'Berlin', postal: '10115', countries: ['DE', 'Germany'], phone: (r) => `030 ${digits(r, 1000000, 9999999)}` },
-	{ city: 'München', region: 'Bayern', postal: '80331', countries: ['DE'], phone: (r) => `0151 ${digits(r, 10000000, 99999999)}` },
-	{ city: 'Köln', region: 'NRW', postal: '50667', countries: ['de'], phone: (r) => `0221 ${digits(r, 100000, 999999)}` },
-	{ city: 'Paris', region: 'Île-de-France', postal: '75001', countries: [''], phone: (r) => `+33 1 ${digits(r, 10, 99)} ${digits(r, 10, 99)} ${digits(r, 10, 99)} ${digits(r, 10, 99)}` },
-];
-
-/** An email-safe lowercase form of a name: accents dropped (José → jose), other letters out. @param {string} name */
-function ascii(name) {
-	return name
-		.normalize('NFD')
-		.replace(/[^A-Za-z]/g, '')
-		.toLowerCase();
-}
-
-/** @param {() => number} r @param {number} lo @param {number} hi inclusive */
-function digits(r, lo, hi) {
-	return String(lo + Math.floor(r() * (hi - lo + 1)));
-}
-
-/**
- * @template T
- * @param {() => number} r @param {T[]} list @returns {T}
- */
-function pick(r, list) {
-	return list[Math.floor(r() * list.length)];
-}
-
-/**
- * `n` leads; record ids are `${idPrefix}-${i}`.
+ * `n` leads; record ids are `${idPrefix}-${i}`. Self-contained (see above): everything it uses
+ * is defined inside it.
  * @param {number} n
  * @param {{ idPrefix: string, nowMs?: number, seed?: number }} options
  * @returns {LeadRecord[]}
  */
 function generateLeads(n, options) {
+	/** Small fast PRNG (mulberry32): deterministic across Node versions. @param {number} seed */
+	const prng = (seed) => {
+		let a = seed >>> 0;
+		return () => {
+			a = (a + 0x6d2b79f5) >>> 0;
+			let t = a;
+			t = Math.imul(t ^ (t >>> 15), t | 1);
+			t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+			return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+		};
+	};
+	/** An email-safe lowercase form of a name: accents dropped (José → jose), other letters out. @param {string} name */
+	const ascii = (name) =>
+		name
+			.normalize('NFD')
+			.replace(/[^A-Za-z]/g, '')
+			.toLowerCase();
+	/** @param {() => number} r @param {number} lo @param {number} hi inclusive */
+	const digits = (r, lo, hi) => String(lo + Math.floor(r() * (hi - lo + 1)));
+	/** @type {<T>(r: () => number, list: T[]) => T} */
+	const pick = (r, list) => list[Math.floor(r() * list.length)];
+
+	const FIRST = ['José', 'Zoë', 'Renée', 'Jürgen', 'François', 'Łukasz', 'Mary', 'John', 'Anna', 'Søren', 'Chloé', 'Noah', 'Fatima', 'Li'];
+	const LAST = ['García', 'Müller', "O'Neil", 'Núñez', 'Østergaard', 'Smith', 'Dupont', 'Schröder', 'Kowalski', 'Brown', 'Chen'];
+	const DOMAINS = ['gmail.com', 'Yahoo.com', 'outlook.com', 'acme.io', 'globex.de', 'initech.co.uk', 'web.de'];
+	const BAD_EMAILS = ['n/a', 'john.doe@', 'test@@example.com', 'none', 'jane(at)example.com'];
+	const BAD_PHONES = ['12345', '000', 'call me', '555', '+1 555'];
+	const AGENTS = [
+		'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36',
+		'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+		'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15',
+	];
+	const PAGES = ['/pricing', '/demo', '/contact', '/blog/lead-gen', '/'];
+	/**
+	 * Places with their national phone formats. `country` is how the lead's form wrote it.
+	 * @type {Array<{ city: string, region: string, postal: string, countries: string[], phone: (r: () => number) => string }>}
+	 */
+	const PLACES = [
+		{ city: 'San Francisco', region: 'CA', postal: '94105', countries: ['US', 'US', 'United States'], phone: (r) => `(415) ${digits(r, 200, 999)}-${digits(r, 1000, 9999)}` },
+		{ city: 'New York', region: 'New York', postal: '10001', countries: ['US', 'us'], phone: (r) => `212-${digits(r, 200, 999)}-${digits(r, 1000, 9999)}` },
+		{ city: 'Austin', region: 'TX', postal: '78701', countries: ['US'], phone: (r) => `512 ${digits(r, 200, 999)} ${digits(r, 1000, 9999)}` },
+		{ city: 'London', region: 'England', postal: 'SW1A 1AA', countries: ['GB', 'UK'], phone: (r) => `020 7946 ${digits(r, 1000, 9999)}` },
+		{ city: 'Manchester', region: 'England', postal: 'M1 1AE', countries: ['GB'], phone: (r) => `07${digits(r, 400, 599)} ${digits(r, 100000, 999999)}` },
+		{ city: 'Berlin', region: 'Berlin', postal: '10115', countries: ['DE', 'Germany'], phone: (r) => `030 ${digits(r, 1000000, 9999999)}` },
+		{ city: 'München', region: 'Bayern', postal: '80331', countries: ['DE'], phone: (r) => `0151 ${digits(r, 10000000, 99999999)}` },
+		{ city: 'Köln', region: 'NRW', postal: '50667', countries: ['de'], phone: (r) => `0221 ${digits(r, 100000, 999999)}` },
+		{ city: 'Paris', region: 'Île-de-France', postal: '75001', countries: [''], phone: (r) => `+33 1 ${digits(r, 10, 99)} ${digits(r, 10, 99)} ${digits(r, 10, 99)} ${digits(r, 10, 99)}` },
+	];
+
 	const r = prng(options.seed ?? 20260601);
 	const now = options.nowMs ?? Date.now();
 	/** @type {LeadRecord[]} */
@@ -150,4 +143,4 @@ const META_EVENT_BY_STATE = /** @type {Record<string, string>} */ ({
 	purchase: 'Purchase',
 });
 
-module.exports = { generateLeads, META_EVENT_BY_STATE, prng };
+module.exports = { generateLeads, META_EVENT_BY_STATE };

@@ -6,9 +6,16 @@
  * --focus, optionally per event.
  *
  *   node bench/lib/profile-summary.js <file.cpuprofile> [--events <n>] [--top <n>] [--focus a,b,c]
+ *     [--within a,b,c]
  *
  * `--events` divides every time by n (µs per event): pass the number of leads the child
  * dispatched (the core child dispatches warm-up + runs + the re-run; see bench/README.md).
+ * `--within a,b,c` keeps only the samples from the first one with a frame of `a` to the last one
+ * with a frame of any of them (a frame of `x`: of the function named x, or — when x has a / or a
+ * dot — of a file whose path contains x): e.g. `--within executeSender,shared/dispatch/` cuts a whole `n8n execute` profile
+ * down to the time our sender node ran — from its execute() to the end of its dispatch, its
+ * async waits, GC and whatever n8n did in between included (module loading at n8n's start-up,
+ * which also runs those files, comes before the first executeSender call).
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -39,10 +46,32 @@ const nodes = profile.nodes;
 const byId = new Map(nodes.map((n) => [n.id, n]));
 // Self time per node from the samples and their time deltas (µs).
 /** @type {Map<number, number>} */
+const parent = new Map();
+for (const n of nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+/** @type {number[]} */
+const samples = profile.samples;
+const within = flag('within', '').split(',').filter(Boolean);
+let [from, to] = [0, samples.length - 1];
+if (within.length) {
+	/** @param {string[]} names @returns {(id: number) => boolean} */
+	const hasFrame = (names) => (id) => {
+		for (let at = /** @type {number | undefined} */ (id); at !== undefined; at = parent.get(at)) {
+			const frame = /** @type {ProfileNode} */ (byId.get(at)).callFrame;
+			if (names.some((w) => (/[/.]/.test(w) ? (frame.url ?? '').includes(w) : frame.functionName === w))) return true;
+		}
+		return false;
+	};
+	from = samples.findIndex(hasFrame(within.slice(0, 1)));
+	to = samples.length - 1 - [...samples].reverse().findIndex(hasFrame(within));
+	if (from < 0) {
+		console.error(`no sample has a frame of ${within[0]}`);
+		process.exit(1);
+	}
+}
+// Self time per node from the samples and their time deltas (µs).
+/** @type {Map<number, number>} */
 const self = new Map();
-profile.samples.forEach((/** @type {number} */ id, /** @type {number} */ i) => {
-	self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
-});
+for (let i = from; i <= to; i++) self.set(samples[i], (self.get(samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
 const totalUs = [...self.values()].reduce((a, b) => a + b, 0);
 
 const repo = path.resolve(__dirname, '..', '..');
@@ -76,9 +105,6 @@ for (const n of nodes) {
 
 // Inclusive time of focus functions: a node's subtree, counted once per stack (no recursion
 // double count).
-/** @type {Map<number, number>} */
-const parent = new Map();
-for (const n of nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 /** @type {Map<string, number>} */
 const inclusive = new Map();
 for (const n of nodes) {
@@ -106,7 +132,9 @@ function print(title, map, limit) {
 		console.log(`${show(us)} ${pct(us)}  ${key}`);
 	}
 }
-console.log(`${path.basename(file)}: ${(totalUs / 1000).toFixed(0)} ms sampled${events > 0 ? `, ${events} events` : ''}`);
+console.log(
+	`${path.basename(file)}: ${(totalUs / 1000).toFixed(0)} ms sampled${within.length ? ` from the first sample in ${within[0]} to the last in ${within.join(', ')}` : ''}${events > 0 ? `, ${events} events` : ''}`,
+);
 print('Inclusive time of focus functions', inclusive, focus.length);
 print('Self time by file / package', selfByFile, 20);
 print('Self time by function', selfByFn, top);
