@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import {
+	compactFieldMap,
 	estimateMatchQuality,
 	namespacedPrefix,
 	normalizeIdentity,
@@ -210,7 +211,7 @@ export class IdentityNormalizer implements INodeType {
 				};
 			}
 			const result: IDataObject = { platforms: rendered, warnings };
-			if (!options.hashedOnly) result.normalized = identity.values as IDataObject;
+			if (!options.hashedOnly) result.normalized = compactFieldMap(identity.values) as IDataObject;
 			out.push({ json: { ...items[i].json, [field]: result }, pairedItem: { item: i } });
 		}
 		return [out];

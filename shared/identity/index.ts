@@ -4,7 +4,7 @@
  * Rules: docs/normalization.md. Pure functions; `null` means "omit".
  */
 export type { IdentityField, FieldOutcome } from './fields';
-export { IDENTITY_FIELDS, HASHABLE_FIELDS } from './fields';
+export { IDENTITY_FIELDS, HASHABLE_FIELDS, compactFieldMap } from './fields';
 export { hashSha256, isSha256Hex } from './hash';
 
 export { normalizeEmail, normalizeEmailText, renderEmail } from './email';

@@ -13,7 +13,7 @@ import {
 	type FieldValues,
 	type TextNormalizer,
 } from './field-values';
-import type { IdentityField } from './fields';
+import { emptyFieldMap, type IdentityField } from './fields';
 import { normalizeGenderText } from './gender';
 import { isSha256Hex } from './hash';
 import { normalizeIpText } from './ip';
@@ -30,6 +30,7 @@ import { normalizeUserAgentText } from './user-agent';
  * `hashedInput`; a canonical clear value of a hashed field is never 64-hex by construction.
  */
 export interface NormalizedIdentity {
+	/** Canonical values per field; every field is a key, undefined when absent (emptyFieldMap). */
 	values: Partial<Record<IdentityField, string[]>>;
 	/** Fields with at least one value that arrived already hashed. */
 	hashedInput: Partial<Record<IdentityField, true>>;
@@ -203,7 +204,7 @@ function contactField(raw: unknown, field: IdentityField, normalizeText: TextNor
 }
 
 class IdentityBuilder {
-	private readonly values: Partial<Record<IdentityField, string[]>> = {};
+	private readonly values: Partial<Record<IdentityField, string[]>> = emptyFieldMap();
 	private readonly hashedInput: Partial<Record<IdentityField, true>> = {};
 	readonly warnings: string[] = [];
 

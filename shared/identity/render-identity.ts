@@ -1,13 +1,16 @@
 import type { Platform } from '../types';
 import { renderEmail } from './email';
-import type { IdentityField } from './fields';
+import { emptyFieldMap, type IdentityField } from './fields';
 import { hashSha256, hashSha256Memoized, isSha256Hex } from './hash';
 import type { NormalizedIdentity } from './normalize-identity';
 import { renderPhone } from './phone';
 import { IDENTITY_PROFILES, type IdentityFieldRule, type IdentityProfile } from './profiles';
 
 export interface PlatformIdentity {
-	/** Values per field: SHA-256 hex where the profile hashes, clear otherwise. */
+	/**
+	 * Values per field: SHA-256 hex where the profile hashes, clear otherwise; every field is a
+	 * key, undefined when absent (emptyFieldMap).
+	 */
 	values: Partial<Record<IdentityField, string[]>>;
 	/** Fields with at least one value, in profile order. */
 	matchKeys: IdentityField[];
@@ -38,7 +41,7 @@ const PROFILE_FIELDS = new Map(
 
 export function renderIdentity(identity: NormalizedIdentity, platform: Platform): PlatformIdentity {
 	const profile = IDENTITY_PROFILES[platform];
-	const values: Partial<Record<IdentityField, string[]>> = {};
+	const values: Partial<Record<IdentityField, string[]>> = emptyFieldMap();
 	const matchKeys: IdentityField[] = [];
 	const warnings = new Set<string>();
 	const fields = PROFILE_FIELDS.get(platform)!;

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import fc from 'fast-check';
 import {
 	CLICK_ID_FIELDS,
+	compactFieldMap,
 	HASHABLE_FIELDS,
 	IDENTITY_PROFILES,
 	normalizeCity,
@@ -191,7 +192,7 @@ function mustRenderSafely(identity: NormalizedIdentity, raws: readonly string[])
 	const rawIn = hashedValueDetector(raws);
 	for (const platform of PLATFORMS) {
 		const rendered = renderIdentity(identity, platform);
-		for (const [field, values] of Object.entries(rendered.values) as Array<
+		for (const [field, values] of Object.entries(compactFieldMap(rendered.values)) as Array<
 			[IdentityField, string[]]
 		>) {
 			must(
