@@ -46,9 +46,7 @@ export function normalizeFieldValues(
 	// builds no candidate list; lists, numbers and dates take the general one below.
 	if (raw === undefined || raw === null) return NO_VALUES;
 	if (typeof raw === 'string') {
-		const text = cleanText(raw);
-		if (text === '') return NO_VALUES;
-		const outcome = normalizeCandidate(field, text, normalizeText);
+		const outcome = normalizeStringValue(field, raw, normalizeText);
 		if (outcome === null) return NO_VALUES;
 		if ('omitted' in outcome) {
 			return { values: NONE as string[], hashed: false, warnings: [`${options.label ?? field}: ${outcome.omitted}`] };
@@ -72,6 +70,16 @@ export function normalizeFieldValues(
 		if (!options.multiple) break;
 	}
 	return { values, hashed, warnings: [...warnings] };
+}
+
+/** One raw string of a field: blank → null, else what its normalizer (or an existing hash) gives. */
+export function normalizeStringValue(
+	field: IdentityField,
+	raw: string,
+	normalizeText: TextNormalizer,
+): FieldOutcome {
+	const text = cleanText(raw);
+	return text === '' ? null : normalizeCandidate(field, text, normalizeText);
 }
 
 /**

@@ -10,7 +10,9 @@ import { normalizeFbpText } from './fbp';
 import {
 	memoizedText,
 	normalizeFieldValues,
+	normalizeStringValue,
 	type FieldValues,
+	type FieldValuesOptions,
 	type TextNormalizer,
 } from './field-values';
 import { emptyFieldMap, type IdentityField } from './fields';
@@ -95,62 +97,47 @@ export function normalizeIdentity(
 
 	// Each field is read only when the record has it: most records carry a handful of the
 	// twenty-odd fields, and this runs once per event per platform.
-	identity.add('email', contactField(contact.email, 'email', normalizeEmailText));
+	identity.field('email', contact.email, normalizeEmailText, MULTIPLE);
 	if (isPresent(contact.phone)) {
-		identity.add(
+		identity.field(
 			'phone',
-			normalizeFieldValues(
-				'phone',
-				contact.phone,
-				(text) => normalizePhoneText(text, { country: phoneCountry }),
-				MULTIPLE,
-			),
+			contact.phone,
+			(text) => normalizePhoneText(text, { country: phoneCountry }),
+			MULTIPLE,
 		);
 	}
-	identity.add('first_name', contactField(contact.first_name, 'first_name', firstNameText));
-	identity.add('last_name', contactField(contact.last_name, 'last_name', normalizeNameText));
-	identity.add('city', contactField(contact.city, 'city', cityText));
+	identity.field('first_name', contact.first_name, firstNameText, MULTIPLE);
+	identity.field('last_name', contact.last_name, normalizeNameText, MULTIPLE);
+	identity.field('city', contact.city, cityText, MULTIPLE);
 	if (isPresent(contact.region)) {
-		identity.add(
+		identity.field(
 			'region',
-			normalizeFieldValues(
-				'region',
-				contact.region,
-				(text) => normalizeRegionText(text, { country: contactCountryCode }),
-				MULTIPLE,
-			),
+			contact.region,
+			(text) => normalizeRegionText(text, { country: contactCountryCode }),
+			MULTIPLE,
 		);
 	}
 	if (isPresent(contact.postal_code)) {
-		identity.add(
+		identity.field(
 			'postal_code',
-			normalizeFieldValues(
-				'postal_code',
-				contact.postal_code,
-				(text) => normalizePostalCodeText(text, { country: contactCountryCode }),
-				MULTIPLE,
-			),
+			contact.postal_code,
+			(text) => normalizePostalCodeText(text, { country: contactCountryCode }),
+			MULTIPLE,
 		);
 	}
-	identity.add('gender', contactField(contact.gender, 'gender', genderText));
+	identity.field('gender', contact.gender, genderText, MULTIPLE);
 	if (isPresent(contact.date_of_birth)) {
-		identity.add(
+		identity.field(
 			'date_of_birth',
-			normalizeFieldValues(
-				'date_of_birth',
-				contact.date_of_birth,
-				(text) => normalizeDateOfBirthText(text, { now: clock() }),
-				MULTIPLE,
-			),
+			contact.date_of_birth,
+			(text) => normalizeDateOfBirthText(text, { now: clock() }),
+			MULTIPLE,
 		);
 	}
-	identity.add('external_id', contactField(contact.external_id, 'external_id', normalizeExternalIdText));
+	identity.field('external_id', contact.external_id, normalizeExternalIdText, MULTIPLE);
 
-	identity.add('ip', normalizeFieldValues('ip', client.ip, normalizeIpText, SINGLE));
-	identity.add(
-		'user_agent',
-		normalizeFieldValues('user_agent', client.user_agent, normalizeUserAgentText, SINGLE),
-	);
+	identity.field('ip', client.ip, normalizeIpText, SINGLE);
+	identity.field('user_agent', client.user_agent, normalizeUserAgentText, SINGLE);
 
 	if (mayCarryFbc(click, source.page_url)) {
 		const fbc = buildFbc(
@@ -167,7 +154,7 @@ export function normalizeIdentity(
 		if (fbc.value !== null) identity.addValue('fbc', fbc.value);
 		if (fbc.warning) identity.warnings.push(fbc.warning);
 	}
-	identity.add('fbp', normalizeFieldValues('fbp', click.fbp, normalizeFbpText, SINGLE));
+	identity.field('fbp', click.fbp, normalizeFbpText, SINGLE);
 	// A click id the record does not carry may still sit in the landing URL (a CRM that kept
 	// the page URL but not the parameters): read it from there, as fbc is built from fbclid.
 	// The URL is parsed at most once, and only when a click id is missing.
@@ -179,7 +166,7 @@ export function normalizeIdentity(
 			if (landing === undefined) landing = landingParams(source.page_url);
 			raw = landing?.get(field) ?? undefined;
 		}
-		identity.add(field, normalizeFieldValues(field, raw, clickIdNormalizer(field), SINGLE));
+		identity.field(field, raw, clickIdNormalizer(field), SINGLE);
 	}
 	return identity.build();
 }
@@ -198,11 +185,6 @@ function isPresent(raw: unknown): boolean {
 	return raw !== undefined && raw !== null;
 }
 
-/** A contact field whose normalizer needs nothing but the text. */
-function contactField(raw: unknown, field: IdentityField, normalizeText: TextNormalizer): FieldValues {
-	return normalizeFieldValues(field, raw, normalizeText, MULTIPLE);
-}
-
 class IdentityBuilder {
 	private readonly values: Partial<Record<IdentityField, string[]>> = emptyFieldMap();
 	private readonly hashedInput: Partial<Record<IdentityField, true>> = {};
@@ -218,6 +200,23 @@ class IdentityBuilder {
 		// place (a second list for the same field makes a new array).
 		this.values[field] = earlier === undefined ? found.values : [...earlier, ...found.values];
 		if (found.hashed) this.hashedInput[field] = true;
+	}
+
+	/** Normalizes one raw field straight into the identity (see normalizeFieldValues). */
+	field(field: IdentityField, raw: unknown, normalizeText: TextNormalizer, options: FieldValuesOptions): void {
+		if (raw === undefined || raw === null) return;
+		if (typeof raw !== 'string') {
+			this.add(field, normalizeFieldValues(field, raw, normalizeText, options));
+			return;
+		}
+		// One string, nearly every value of every lead: nothing is built on the way.
+		const outcome = normalizeStringValue(field, raw, normalizeText);
+		if (outcome === null) return;
+		if ('omitted' in outcome) this.warnings.push(`${options.label ?? field}: ${outcome.omitted}`);
+		else {
+			this.addValue(field, outcome.value);
+			if (outcome.hashed) this.hashedInput[field] = true;
+		}
 	}
 
 	addValue(field: IdentityField, value: string): void {
