@@ -4,10 +4,13 @@
  * `npm run bench` (builds first, then runs this): every scenario module of bench/, one table,
  * the targets, and the figures as JSON in bench/results/ (latest.json + a timestamped copy).
  *
- *   node bench/run.js [--quick] [--skip-n8n] [--cpu-prof]
+ *   node bench/run.js [--quick] [--skip-n8n] [--check] [--cpu-prof]
  *
  *   --quick      smaller N (a smoke run well under a minute outside n8n)
  *   --skip-n8n   leave out bench/n8n.js (real n8n)
+ *   --check      exit non-zero when a correctness target fails (exactly once, Redis round
+ *                trips, request counts: `gate: true`); speed targets are reported, never gated
+ *                (they depend on the machine). CI runs `--quick --check`.
  *   --cpu-prof   also write V8 CPU profiles of the core dispatch children and of one extra
  *                `n8n execute` of our Meta node to bench/results/profiles-<timestamp>/
  *                (summarize with `node bench/lib/profile-summary.js <file.cpuprofile>`)
@@ -29,6 +32,7 @@ const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
 const skipN8n = args.has('--skip-n8n');
 const cpuProf = args.has('--cpu-prof');
+const check = args.has('--check');
 const RESULTS = path.join(__dirname, 'results');
 
 /** Scenario modules, in the order they run. */
@@ -39,7 +43,7 @@ const MODULES = [
 
 /**
  * @typedef {{ scenario: string, variant: string, n: number, metrics: Record<string, number | string> }} Row
- * @typedef {{ target: string, value: string, met: boolean | null }} Target
+ * @typedef {{ target: string, value: string, met: boolean | null, gate?: boolean }} Target
  */
 
 /** Known metrics: column title and how to print the number. */
@@ -210,6 +214,11 @@ async function main() {
 	fs.writeFileSync(path.join(RESULTS, 'latest.json'), text);
 	process.stdout.write(`\nFigures: ${path.relative(process.cwd(), stamped)} (and bench/results/latest.json)\n`);
 	if (Object.values(modules).some((m) => m.error)) process.exitCode = 1;
+	const broken = targets.filter((t) => t.gate && t.met === false);
+	if (check && broken.length > 0) {
+		process.stdout.write(`\nCorrectness targets not met: ${broken.map((t) => t.target).join('; ')}\n`);
+		process.exitCode = 1;
+	}
 }
 
 main().catch((error) => {
