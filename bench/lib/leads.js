@@ -133,14 +133,12 @@ function generateLeads(n, options) {
 	return leads;
 }
 
-/** The Meta event name of a lead's state (what the Meta sender's default "From Lead State" does). */
-const META_EVENT_BY_STATE = /** @type {Record<string, string>} */ ({
-	partial: 'PartialLead',
-	lead: 'Lead',
-	contact: 'Contact',
-	schedule: 'Schedule',
-	registration: 'CompleteRegistration',
-	purchase: 'Purchase',
-});
+/**
+ * The Meta event name of a lead's state: the Meta adapter's own table (what the Meta sender's
+ * default "From Lead State" uses), from dist/ as built.
+ * @type {Record<string, string>}
+ */
+const META_EVENT_BY_STATE = require(require('node:path').join(__dirname, '..', '..', 'dist', 'shared', 'index.js'))
+	.metaAdapter.eventNameByState;
 
 module.exports = { generateLeads, META_EVENT_BY_STATE };
