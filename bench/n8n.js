@@ -723,8 +723,8 @@ function report(r) {
 		},
 		{
 			target: 'n8n: ≤ 1.5× our core outside n8n (same run)',
-			value: `${fmt(ours / coreCold)}× the core's first dispatch in a fresh process (${fmt(coreCold)} µs/event; like for like with a fresh n8n execute); warm vs warm: ${fmt(warm / coreWarm)}× (${fmt(warm)} vs ${fmt(coreWarm)} µs/event)`,
-			met: ours / coreCold <= 1.5,
+			value: `${fmt(ours / coreCold)}× the core's first dispatch in a fresh process${r.quick ? ` (quick run: judged at 10k only)` : ''} (${fmt(coreCold)} µs/event; like for like with a fresh n8n execute); warm vs warm: ${fmt(warm / coreWarm)}× (${fmt(warm)} vs ${fmt(coreWarm)} µs/event)`,
+			met: judged(ours / coreCold <= 1.5),
 		},
 		{
 			target: "Capture trigger median latency ≤ 1.2× n8n's Webhook node",
