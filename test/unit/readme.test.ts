@@ -245,6 +245,16 @@ describe('README: Credentials table', () => {
 		expect(listed.sort()).toEqual([...CREDENTIALS.keys()].sort());
 	});
 
+	it.each(rows.map((cells) => [cells[1], cells[2]]))('%s is used by: %s', (type, usedBy) => {
+		const codeName = credentialFor(type.slice(1, -1))?.codeName;
+		const users = [...NODES.values()]
+			.filter((d) => (d.credentials ?? []).some((c) => c.name === codeName))
+			.map((d) => d.displayName);
+		const listed =
+			usedBy === 'all nodes' ? [...NODES.values()].map((d) => d.displayName) : usedBy.split(', ');
+		expect(listed.sort()).toEqual(users.sort());
+	});
+
 	it('no page names a credential type that does not exist', () => {
 		for (const file of DOCS) {
 			for (const [, name] of read(file).matchAll(
@@ -252,6 +262,14 @@ describe('README: Credentials table', () => {
 			)) {
 				expect([file, name, credentialFor(name) !== undefined]).toEqual([file, name, true]);
 			}
+		}
+	});
+});
+
+describe('credential names on every page', () => {
+	it.each(DOCS.map((file) => [file]))('%s: "**Display Name** (`type`)" is the code’s', (file) => {
+		for (const [, displayName, type] of read(file).matchAll(/\*\*([^*]+)\*\*\s+\(`(\w+Api)`/g)) {
+			expect([file, type, credentialFor(type)?.displayName]).toEqual([file, type, displayName]);
 		}
 	});
 });
