@@ -411,4 +411,15 @@ describe('relative links in README, CONTRIBUTING and docs/', () => {
 			}
 		}
 	});
+
+	it('every page under docs/ is linked from another page', () => {
+		const linked = new Set(
+			DOCS.flatMap((file) =>
+				[...read(file).matchAll(/\]\(([^)\s#]+\.md)(?:#[^)]*)?\)/g)]
+					.filter((m) => !/^[a-z]+:/.test(m[1]))
+					.map((m) => path.join(path.dirname(file), m[1])),
+			),
+		);
+		for (const page of docFiles()) expect([page, linked.has(page)]).toEqual([page, true]);
+	});
 });
