@@ -300,3 +300,67 @@ describe.each(cases)('$label node: execute() with a mocked n8n context', (c) => 
 		expect(standIn.received).toHaveLength(0);
 	});
 });
+
+describe('sender options that cannot work are NodeOperationErrors saying what to change, before any request', () => {
+	const unreachable = 'http://127.0.0.1:9';
+	const redisCredential = { connection: 'url', url: process.env.REDIS_URL ?? '' };
+	const run = (node: INodeType, credentials: NodeSetup['credentials'], params: INodeParameters) =>
+		executeError(node, [webLead(0) as unknown as IDataObject], {
+			params,
+			credentials: { leadCapiRedisApi: redisCredential, ...credentials },
+		});
+
+	it('TikTok: Event Source CRM without a CRM event set ID in the credential', async () => {
+		const { error } = await run(
+			new TiktokEvents(),
+			{ leadCapiTiktokApi: { pixelCode: 'CPIXEL', accessToken: 'tok', baseUrl: unreachable } },
+			{ eventSource: 'crm' },
+		);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toMatch(/CRM event set/i);
+	});
+
+	describe('Google Ads', () => {
+		const credential = {
+			developerToken: 'dev',
+			baseUrl: unreachable,
+			oauthTokenData: { access_token: 'ya29.x' },
+		};
+		const google = (params: INodeParameters, cred: ICredentialDataDecryptedObject = credential) =>
+			run(
+				new GoogleAdsConversions(),
+				{ leadCapiGoogleAdsOAuth2Api: cred },
+				{
+					customerId: GOOGLE_CUSTOMER,
+					conversionAction: { __rl: true, mode: 'id', value: '987654321' },
+					options: { accountTimeZone: 'America/Chicago' },
+					...params,
+				},
+			);
+
+		it('a Customer ID that is not an account ID', async () => {
+			const { error } = await google({ customerId: 'acme-ads' });
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toMatch(/customer id/i);
+		});
+
+		it('no Conversion Action', async () => {
+			const { error } = await google({ conversionAction: { __rl: true, mode: 'list', value: '' } });
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toMatch(/conversion action/i);
+		});
+
+		it('an Account Time Zone that is not an IANA name', async () => {
+			const { error } = await google({ options: { accountTimeZone: 'Mars/Olympus_Mons' } });
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toMatch(/Mars\/Olympus_Mons/);
+			expect(error.message).toMatch(/time zone/i);
+		});
+
+		it('a credential that was never connected to Google', async () => {
+			const { error } = await google({}, { developerToken: 'dev', baseUrl: unreachable });
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toMatch(/sign in|connect/i);
+		});
+	});
+});
