@@ -122,7 +122,7 @@ describe('Lead Rule Filter node: Preview on Last 7 Days reads the capture log in
 		credentials: { leadCapiRedisApi: redis.credential() },
 	});
 
-	it('counts what the same settings would have sent: one item on Send, paired with the first input', async () => {
+	it('counts what the same settings would have sent: one report item, paired with the first input', async () => {
 		await append('site-a', [webLead(0), partial(1, 'facebook'), partial(2, 'newsletter')]);
 		await append('site-b', [webLead(9)]);
 		const rules = {
@@ -132,8 +132,9 @@ describe('Lead Rule Filter node: Preview on Last 7 Days reads the capture log in
 			},
 		};
 		const { outputs } = await runExecute(node, [{}], setup(rules));
-		expect(outputs[1]).toEqual([]);
+		// One report item on the first output (Send, or a Preview output of its own), nothing else.
 		expect(outputs[0]).toHaveLength(1);
+		expect(outputs.slice(1).flat()).toEqual([]);
 		expect(outputs[0][0].pairedItem).toEqual({ item: 0 });
 		expect(outputs[0][0].json).toMatchObject({
 			capture_log: 'site-a',
