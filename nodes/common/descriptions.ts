@@ -2,6 +2,41 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { LEAD_RECORD_FIELDS } from '../../shared';
 
 /**
+ * An expression (without `={{ }}`) that reads as the label of the value `valueExpression` has
+ * (an option's display name, or a label from a value → label map), or `fallback` (an
+ * expression) for any other value. For subtitles: the canvas shows what a marketer picked,
+ * never an internal value.
+ */
+export function optionNameExpression(
+	valueExpression: string,
+	labels: INodePropertyOptions[] | Record<string, string>,
+	fallback: string,
+): string {
+	const pairs = Array.isArray(labels)
+		? labels.map((option) => [option.value, option.name] as const)
+		: Object.entries(labels);
+	return pairs.reduceRight(
+		(rest, [value, label]) =>
+			`${valueExpression} === ${JSON.stringify(value)} ? ${JSON.stringify(label)} : ${rest}`,
+		fallback,
+	);
+}
+
+/**
+ * A sender's subtitle as an expression (without `={{ }}`): "Event from lead state", "Event:
+ * Complete Registration" (the display name of a standard event) or "Custom event: {name}".
+ */
+export function eventSubtitleExpression(standardEvents: INodePropertyOptions[]): string {
+	const event = '$parameter["event"]';
+	const named = optionNameExpression(event, standardEvents, event);
+	return `${event} === "fromState" ? "Event from lead state" : ${event} === "custom" ? "Custom event: " + $parameter["customEventName"] : "Event: " + (${named})`;
+}
+
+export function eventSubtitle(standardEvents: INodePropertyOptions[]): string {
+	return `={{ ${eventSubtitleExpression(standardEvents)} }}`;
+}
+
+/**
  * The Event parameter of a sender: From Lead State (the default: the platform's row of the
  * event-name table), the platform's standard events, or a custom name.
  */
@@ -162,6 +197,7 @@ const commonOptions: INodeProperties[] = [
 	{
 		displayName: 'Dedup TTL (Days)',
 		name: 'dedupTtlDays',
+		displayOptions: { hide: { '/dedupStore': ['off'] } },
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		default: 30,
@@ -205,6 +241,7 @@ const commonOptions: INodeProperties[] = [
 	{
 		displayName: 'If Dedup Store Is Unavailable',
 		name: 'dedupFailMode',
+		displayOptions: { show: { '/dedupStore': ['redis'] } },
 		type: 'options',
 		options: [
 			{
