@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { LEAD_RECORD_FIELDS } from '../../shared';
-import { optionNameExpression } from '../common/descriptions';
+import { LEAD_FIELD_OPTIONS, optionNameExpression } from '../common/descriptions';
 
 const PRESETS = ['typeform', 'tally', 'calendly', 'calcom'];
 
@@ -224,7 +223,7 @@ export const captureTriggerProperties: INodeProperties[] = [
 						displayName: 'Lead Record Field',
 						name: 'path',
 						type: 'options',
-						options: LEAD_RECORD_FIELDS.map((path) => ({ name: path, value: path })),
+						options: LEAD_FIELD_OPTIONS,
 						default: 'contact.email',
 					},
 					{

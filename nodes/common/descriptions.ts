@@ -77,9 +77,30 @@ export function eventProperties(
  * properties plus these.
  */
 
-const FIELD_OPTIONS: INodePropertyOptions[] = LEAD_RECORD_FIELDS.map((path) => ({
-	name: path,
+/** Click ids keep the names the ad platforms give them (fbclid, gclid, …). */
+const CLICK_PARTS: ReadonlySet<string> = new Set(['click']);
+const WORDS: Record<string, string> = { id: 'ID', ip: 'IP', url: 'URL' };
+
+function titleWords(part: string): string {
+	return part
+		.split('_')
+		.map((word) => WORDS[word] ?? word.charAt(0).toUpperCase() + word.slice(1))
+		.join(' ');
+}
+
+/** "contact.first_name" → "Contact: First Name"; "click.gclid" → "Click: gclid". */
+export function leadFieldLabel(path: string): string {
+	const [group, field] = path.split('.');
+	if (field === undefined) return titleWords(group);
+	const name = CLICK_PARTS.has(group) && !field.includes('_') ? field : titleWords(field);
+	return `${titleWords(group)}: ${name}`;
+}
+
+/** The lead record fields as options: a readable name, the record path as the description. */
+export const LEAD_FIELD_OPTIONS: INodePropertyOptions[] = LEAD_RECORD_FIELDS.map((path) => ({
+	name: leadFieldLabel(path),
 	value: path,
+	description: path,
 }));
 
 export const leadInputProperties: INodeProperties[] = [
@@ -123,7 +144,7 @@ export const leadInputProperties: INodeProperties[] = [
 						displayName: 'Lead Record Field',
 						name: 'path',
 						type: 'options',
-						options: FIELD_OPTIONS,
+						options: LEAD_FIELD_OPTIONS,
 						default: 'contact.email',
 					},
 					{

@@ -5,6 +5,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import {
 	CASE_SENSITIVE_MATCH_TYPES,
+	LEAD_RECORD_FIELDS,
 	MATCH_TYPES,
 	validateRuleSet,
 	type MatchType,
@@ -191,5 +192,43 @@ describe('settings shown only where they apply', () => {
 			false,
 			false,
 		]);
+	});
+});
+
+describe('Lead Record Field pickers', () => {
+	const pickers = Object.values(NODE_TYPES).flatMap((nodeType) =>
+		allProperties(nodeType.description.properties)
+			.filter((p) => p.displayName === 'Lead Record Field' && p.type === 'options')
+			.map((p) => [nodeType.description.name, p.options as INodePropertyOptions[]] as const),
+	);
+
+	it('the trigger mapping and every sender have one', () => {
+		expect(pickers.map(([name]) => name).sort()).toEqual(
+			[
+				'googleAdsConversions',
+				'leadCaptureTrigger',
+				'metaConversions',
+				'microsoftConversions',
+				'pinterestConversions',
+				'tiktokEvents',
+			].sort(),
+		);
+	});
+
+	it.each(pickers)('%s: every record field by a readable name, its path on hover', (_, options) => {
+		expect(options.map((o) => o.value)).toEqual([...LEAD_RECORD_FIELDS]);
+		for (const option of options) {
+			expect(option.name).not.toMatch(/[_.]/);
+			expect(option.description).toBe(option.value);
+		}
+		const byPath = Object.fromEntries(options.map((o) => [o.value, o.name]));
+		expect(byPath).toMatchObject({
+			record_id: 'Record ID',
+			'contact.first_name': 'Contact: First Name',
+			'click.gclid': 'Click: gclid',
+			'click.clicked_at': 'Click: Clicked At',
+			'source.page_url': 'Source: Page URL',
+			'consent.ad_user_data': 'Consent: Ad User Data',
+		});
 	});
 });
