@@ -2,6 +2,7 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
@@ -19,6 +20,7 @@ import {
 } from '../../shared';
 import { leadCapiRedisConnectionTest } from '../common/credentialTests';
 import { resolveStore } from '../common/dedupStores';
+import { optionNameExpression } from '../common/descriptions';
 
 interface NormalizerOptions extends IDataObject {
 	defaultCountry?: string;
@@ -26,6 +28,15 @@ interface NormalizerOptions extends IDataObject {
 	outputField?: string;
 	recordField?: string;
 }
+
+/** The platforms a lead can be rendered for, by display name. */
+const PLATFORM_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Google Ads', value: 'google' },
+	{ name: 'Meta', value: 'meta' },
+	{ name: 'Microsoft Advertising', value: 'microsoft' },
+	{ name: 'Pinterest', value: 'pinterest' },
+	{ name: 'TikTok', value: 'tiktok' },
+];
 
 /**
  * Identity Normalizer: shows what the senders would send. It calls the very functions the
@@ -39,7 +50,7 @@ export class IdentityNormalizer implements INodeType {
 		icon: { light: 'file:../../icons/identity.svg', dark: 'file:../../icons/identity.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ ($parameter["platforms"] || []).join(", ") }}',
+		subtitle: `={{ $parameter["operation"] === "report" ? "Health report: last " + $parameter["hours"] + " h" : [].concat($parameter["platforms"] || []).length === 1 ? ${optionNameExpression('[].concat($parameter["platforms"])[0]', PLATFORM_OPTIONS, '"1 platform"')} : [].concat($parameter["platforms"] || []).length + " platforms" }}`,
 		description:
 			'Normalize and hash a lead\'s identity exactly as each ad platform receives it, with match keys, a match-quality estimate and warnings',
 		defaults: { name: 'Identity Normalizer' },
@@ -64,7 +75,7 @@ export class IdentityNormalizer implements INodeType {
 					{
 						name: 'Normalize',
 						value: 'normalize',
-						action: 'Normalize and hash each lead s identity',
+						action: 'Normalize and hash the identity of each lead',
 						description: 'Show what each platform would receive for each lead',
 					},
 					{
@@ -111,13 +122,7 @@ export class IdentityNormalizer implements INodeType {
 				displayName: 'Platforms',
 				name: 'platforms',
 				type: 'multiOptions',
-				options: [
-					{ name: 'Google Ads', value: 'google' },
-					{ name: 'Meta', value: 'meta' },
-					{ name: 'Microsoft Advertising', value: 'microsoft' },
-					{ name: 'Pinterest', value: 'pinterest' },
-					{ name: 'TikTok', value: 'tiktok' },
-				],
+				options: PLATFORM_OPTIONS,
 				default: ['google', 'meta', 'microsoft', 'pinterest', 'tiktok'],
 				description: 'The platforms to render the user data for, or to report on',
 			},

@@ -21,7 +21,7 @@ import {
 } from '../../shared';
 import { leadCapiRedisConnectionTest, leadCaptureSecretTest } from '../common/credentialTests';
 import { getRedisClient, redisConfigFromCredentials } from '../common/redisClients';
-import { captureTriggerProperties } from './description';
+import { captureTriggerProperties, captureTriggerSubtitle } from './description';
 import { readRawBody } from './readBody';
 
 interface Settings extends IDataObject {
@@ -134,7 +134,7 @@ export class LeadCaptureTrigger implements INodeType {
 		icon: { light: 'file:../../icons/lead-capture.svg', dark: 'file:../../icons/lead-capture.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ $parameter["source"] + ": /" + $parameter["path"] }}',
+		subtitle: captureTriggerSubtitle,
 		description:
 			'Starts the workflow with a canonical lead record for each capture from your site, a form tool, a scheduler or a CRM webhook',
 		defaults: { name: 'Lead Capture Trigger' },

@@ -279,6 +279,8 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 		instance.importWorkflow(workflow);
 		const run = await instance.execute(workflow.id);
 		expect(run.status).toBe('success');
+		// The report comes out of the node's only output, Preview (not a Send output).
+		expect(run.outputs['Preview']).toBe(1);
 		const [report] = run.nodes['Preview'];
 		expect(report).toMatchObject({
 			capture_log: 'e2e-week',
