@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
-import { isClusterClient, redisErrorHint, waitForReady, type RedisClient } from './redisClient';
+import { describeRedisTrouble, isClusterClient, waitForReady, type RedisClient } from './redisClient';
 import {
 	recentBuckets,
 	summarizeStats,
@@ -113,7 +113,7 @@ export class RedisDedupStore implements DedupStore {
 		private readonly client: RedisClient,
 		options: RedisDedupStoreOptions,
 	) {
-		this.description = `Dedup store (${options.description})`;
+		this.description = options.description;
 		this.connectTimeoutMs = options.connectTimeoutMs ?? 3_000;
 		this.hashTagKeys = isClusterClient(client);
 	}
@@ -189,10 +189,11 @@ export class RedisDedupStore implements DedupStore {
 
 	private storeError(error: unknown): DedupStoreError {
 		const message = error instanceof Error ? error.message : String(error);
-		const hint = /MOVED|CROSSSLOT|unknown command/.test(message)
-			? redisErrorHint(message, { cluster: this.hashTagKeys })
-			: undefined;
-		return new DedupStoreError(this.description, hint ?? message);
+		return new DedupStoreError(
+			this.description,
+			message,
+			describeRedisTrouble(message, { cluster: this.hashTagKeys }),
+		);
 	}
 
 	/** Runs a command sequence once connected; errors name the store. */
