@@ -1,4 +1,5 @@
 import type { DestinationStats, StatsIncrements } from '../stats/stats';
+import type { RefusalIncrement, RefusedCaptures } from '../stats/refusals';
 import type { Platform } from '../types';
 
 /**
@@ -55,6 +56,10 @@ export interface DedupStore {
 	recordStats(stats: StatsIncrements): Promise<void>;
 	/** Per-destination counters of the last `hours` hours, for keys under `prefix`. */
 	readStats(prefix: string, options: { hours: number; now?: number }): Promise<DestinationStats[]>;
+	/** Counts one refused capture (one round trip). */
+	recordRefusal(refusal: RefusalIncrement): Promise<void>;
+	/** Refused captures per capture path of the last `hours` hours, for keys under `prefix`. */
+	readRefusals(prefix: string, options: { hours: number; now?: number }): Promise<RefusedCaptures[]>;
 }
 
 /**
