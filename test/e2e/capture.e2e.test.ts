@@ -180,6 +180,21 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 			await new Promise((r) => setTimeout(r, 2000));
 			expect(await executions()).toBe(2);
 			expect(received()).toHaveLength(1);
+			// Refused, but not silently: one warn line in n8n's log for the three (same path and
+			// reason within a minute), naming path, source and reason, never the secret; and all
+			// three counted per path and reason for the Health Report.
+			const n8nLog = () => fs.readFileSync(path.join(instance.userFolder, 'n8n.log'), 'utf8');
+			const refusedLines = (pattern: RegExp) => n8nLog().split('\n').filter((line) => pattern.test(line));
+			await until(async () => refusedLines(/refused a delivery to \/e2e-typeform/).length > 0, 10_000, 'the refusal in n8n\'s log');
+			expect(refusedLines(/refused a delivery to \/e2e-typeform/)).toEqual([
+				expect.stringMatching(
+					/Lead Capture Trigger: refused a delivery to \/e2e-typeform \(source typeform, HTTP 401, signature\): signature does not match; check that the trigger's Lead Capture Webhook credential holds the exact secret/,
+				),
+			]);
+			expect(n8nLog()).not.toContain(WEBHOOK_SECRET);
+			const refusalKeys = await admin.keys(`${keyPrefix}:refused:e2e-typeform:*`);
+			expect(refusalKeys).toHaveLength(1);
+			expect(await admin.hgetall(refusalKeys[0])).toEqual({ _path: 'e2e-typeform', signature: '3' });
 
 			// The capture script, in real Chromium, from the site's own origin.
 			browser = await launchChromium();
@@ -229,6 +244,14 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 			});
 			expect(malformed.status).toBe(400);
 			expect(((await malformed.json()) as { error: string }).error).toMatch(/malformed/i);
+			await until(async () => refusedLines(/refused a delivery to \/e2e-site/).length === 2, 10_000, 'the site refusals in n8n\'s log');
+			expect(refusedLines(/refused a delivery to \/e2e-site/).map((line) => /\(source (\w+), HTTP (\d+), (\w+)\)/.exec(line)?.slice(1))).toEqual([
+				['script', '403', 'origin'],
+				['script', '400', 'body'],
+			]);
+			expect(n8nLog()).not.toContain('x@evil.example');
+			const siteKeys = await admin.keys(`${keyPrefix}:refused:e2e-site:*`);
+			expect(await admin.hgetall(siteKeys[0])).toEqual({ _path: 'e2e-site', origin: '1', body: '1' });
 		} finally {
 			await browser?.close();
 			await server.stop();
