@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { getRedisClient, redisConfigFromCredentials } from '../../nodes/common/redisClients';
@@ -22,6 +22,8 @@ interface Trigger {
 	url: string;
 	warnings: string[];
 	executions: number;
+	/** Resolves when every delivery so far has been handled to the end (logged and counted). */
+	settled(): Promise<void>;
 	close(): Promise<void>;
 }
 
@@ -36,7 +38,14 @@ async function startTrigger(
 		leadCaptureWebhookApi: { secret: SECRET },
 		leadCapiRedisApi: redis,
 	};
-	const server: Server = createServer(async (req, res) => {
+	// The trigger answers first and counts after: the test waits for its handlers to finish.
+	const running = new Set<Promise<void>>();
+	const server: Server = createServer((req, res) => {
+		const handled = handle(req, res);
+		running.add(handled);
+		void handled.finally(() => running.delete(handled));
+	});
+	const handle = async (req: IncomingMessage, res: ServerResponse) => {
 		const ctx = {
 			getRequestObject: () => req,
 			getResponseObject: () => res,
@@ -53,7 +62,7 @@ async function startTrigger(
 		} as unknown as IWebhookFunctions;
 		const result = await trigger.webhook.call(ctx);
 		if (result.workflowData) executions++;
-	});
+	};
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as { port: number };
 	return {
@@ -61,6 +70,9 @@ async function startTrigger(
 		warnings,
 		get executions() {
 			return executions;
+		},
+		settled: async () => {
+			await Promise.all([...running]);
 		},
 		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
@@ -142,6 +154,7 @@ describe('the Lead Capture Trigger makes refused deliveries visible', () => {
 			).status,
 		);
 		expect(answers).toEqual([401, 401, 401, 403]);
+		await trigger.settled();
 		expect(trigger.executions).toBe(0);
 
 		expect(trigger.warnings).toEqual([
@@ -173,6 +186,7 @@ describe('the Lead Capture Trigger makes refused deliveries visible', () => {
 		expect(
 			(await post(trigger.url, BODY, { 'typeform-signature': sign(BODY, SECRET) })).status,
 		).toBe(200);
+		await trigger.settled();
 		expect(trigger.executions).toBe(1);
 		expect((await healthReport('redis', redis)).find((r) => r.capture_path)).toMatchObject({
 			refused: 4,
@@ -203,6 +217,7 @@ describe('the Lead Capture Trigger makes refused deliveries visible', () => {
 				})
 			).status,
 		).toBe(400);
+		await trigger.settled();
 		expect(trigger.warnings.map((w) => /HTTP (\d+), (\w+)/.exec(w)?.slice(1))).toEqual([
 			['413', 'size'],
 			['400', 'body'],
