@@ -83,7 +83,7 @@ export class IdentityNormalizer implements INodeType {
 						value: 'report',
 						action: 'Report sends and match keys per destination',
 						description:
-							'Per destination: events sent, duplicate, skipped and failed, and the match keys and quality of what was sent',
+							'Per destination: events sent, duplicate, skipped and failed, and the match keys and quality of what was sent; per capture path: deliveries the Lead Capture Trigger refused, by reason',
 					},
 				],
 				default: 'normalize',
@@ -223,7 +223,10 @@ export class IdentityNormalizer implements INodeType {
 	}
 }
 
-/** One item per destination with its counters of the last hours. */
+/**
+ * One item per destination with its counters of the last hours, then one per capture path with
+ * its refused deliveries.
+ */
 async function healthReport(
 	ctx: IExecuteFunctions,
 	platforms: Platform[],
@@ -238,12 +241,17 @@ async function healthReport(
 		throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
 	}
 	let stats;
+	let refused;
 	try {
 		stats = await store!.readStats(prefix, { hours });
+		refused = await store!.readRefusals(prefix, { hours });
 	} catch (error) {
 		throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
 	}
-	return stats
-		.filter((s) => platforms.includes(s.platform))
-		.map((s) => ({ json: s as unknown as IDataObject, pairedItem: { item: 0 } }));
+	// Then one item per Lead Capture Trigger path that refused deliveries (bad signature, origin,
+	// size, body…): what would otherwise only show as "nothing arrives".
+	return [
+		...stats.filter((s) => platforms.includes(s.platform)),
+		...refused,
+	].map((s) => ({ json: s as unknown as IDataObject, pairedItem: { item: 0 } }));
 }

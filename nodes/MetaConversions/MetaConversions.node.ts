@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { meta, metaAdapter } from '../../shared';
-import { leadCapiRedisConnectionTest } from '../common/credentialTests';
+import { leadCapiRedisConnectionTest, metaConversionsApiTest } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
@@ -73,7 +73,7 @@ export class MetaConversions implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'metaConversionsApi', required: true },
+			{ name: 'metaConversionsApi', required: true, testedBy: 'metaConversionsApiTest' },
 			{
 				name: 'leadCapiRedisApi',
 				required: true,
@@ -147,7 +147,7 @@ export class MetaConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiRedisConnectionTest },
+		credentialTest: { leadCapiRedisConnectionTest, metaConversionsApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

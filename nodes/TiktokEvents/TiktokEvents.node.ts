@@ -13,7 +13,7 @@ import {
 	type TiktokEvent,
 	type TiktokEventSource,
 } from '../../shared/platforms/tiktok';
-import { leadCapiRedisConnectionTest } from '../common/credentialTests';
+import { leadCapiRedisConnectionTest, tiktokEventsApiTest } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
@@ -90,7 +90,7 @@ export class TiktokEvents implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'tiktokEventsApi', required: true },
+			{ name: 'tiktokEventsApi', required: true, testedBy: 'tiktokEventsApiTest' },
 			{
 				name: 'leadCapiRedisApi',
 				required: true,
@@ -174,7 +174,7 @@ export class TiktokEvents implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiRedisConnectionTest },
+		credentialTest: { leadCapiRedisConnectionTest, tiktokEventsApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
