@@ -17,7 +17,7 @@ import { executeSender, type SenderSpec } from '../common/executeSender';
 
 const metaSpec: SenderSpec<meta.MetaConfig, meta.MetaServerEvent> = {
 	adapter: metaAdapter,
-	credentialName: 'metaConversionsApi',
+	credentialName: 'leadCapiMetaApi',
 	readConfig(ctx, credentials, options) {
 		const pixelId = String(credentials.pixelId ?? '').trim();
 		const accessToken = String(credentials.accessToken ?? '');
@@ -59,7 +59,7 @@ export class MetaConversions implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'metaConversionsApi', required: true },
+			{ name: 'leadCapiMetaApi', required: true },
 			{
 				name: 'leadCapiRedisApi',
 				required: true,

@@ -23,7 +23,7 @@ import { executeSender, type SenderSpec } from '../common/executeSender';
 
 const tiktokSpec: SenderSpec<TiktokConfig, TiktokEvent> = {
 	adapter: tiktokAdapter,
-	credentialName: 'tiktokEventsApi',
+	credentialName: 'leadCapiTiktokApi',
 	readConfig(ctx, credentials, options) {
 		const pixelCode = String(credentials.pixelCode ?? '').trim();
 		const accessToken = String(credentials.accessToken ?? '');
@@ -79,7 +79,7 @@ export class TiktokEvents implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'tiktokEventsApi', required: true },
+			{ name: 'leadCapiTiktokApi', required: true },
 			{
 				name: 'leadCapiRedisApi',
 				required: true,

@@ -163,11 +163,11 @@ describe('example workflows in a real n8n', () => {
 			const byType = (type: string) =>
 				(platforms.credentials as Array<{ id: string; name: string; type: string; data: Record<string, unknown> }>).find((c) => c.type === type)!;
 			const cases: Array<[string, string]> = [
-				['metaConversionsApi', 'accessToken'],
-				['pinterestConversionsApi', 'accessToken'],
-				['tiktokEventsApi', 'accessToken'],
-				['microsoftConversionsApi', 'apiToken'],
-				['googleAdsConversionsOAuth2Api', 'developerToken'],
+				['leadCapiMetaApi', 'accessToken'],
+				['leadCapiPinterestApi', 'accessToken'],
+				['leadCapiTiktokApi', 'accessToken'],
+				['leadCapiMicrosoftApi', 'apiToken'],
+				['leadCapiGoogleAdsOAuth2Api', 'developerToken'],
 			];
 			const results: Record<string, [string, string]> = {};
 			for (const [type, secretField] of cases) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Expression, type ICredentialTestRequest } from 'n8n-workflow';
-import { TiktokEventsApi } from '../../credentials/TiktokEventsApi.credentials';
+import { LeadCapiTiktokApi } from '../../credentials/LeadCapiTiktokApi.credentials';
 import { Transport, type ItemResult, type PlatformAdapter } from '../../shared';
 import { tiktokAdapter, type TiktokConfig, type TiktokEvent } from '../../shared/platforms/tiktok';
 import { crmLead, webLead } from '../support/leads';
@@ -437,7 +437,7 @@ describe('TikTok sender through dispatch, against a loopback TikTok and a real R
 
 describe('the TikTok Events API credential test, against the stand-in', () => {
 	let standIn: StandIn;
-	const test = new TiktokEventsApi().test as ICredentialTestRequest;
+	const test = new LeadCapiTiktokApi().test as ICredentialTestRequest;
 
 	/** Resolves `={{ … }}` values with n8n's own expression evaluator, as n8n does for the test. */
 	function resolve(value: unknown, credentials: Record<string, unknown>): unknown {
@@ -464,7 +464,7 @@ describe('the TikTok Events API credential test, against the stand-in', () => {
 			method: string;
 			body: unknown;
 		};
-		const auth = resolve(new TiktokEventsApi().authenticate.properties.headers, credentials);
+		const auth = resolve(new LeadCapiTiktokApi().authenticate.properties.headers, credentials);
 		const res = await fetch(`${request.baseURL}${request.url}`, {
 			method: request.method,
 			headers: { 'content-type': 'application/json', ...(auth as Record<string, string>) },

@@ -7,10 +7,12 @@ import type {
 } from 'n8n-workflow';
 
 /** TikTok pixel (and optional CRM event set) + Events API access token. */
-export class TiktokEventsApi implements ICredentialType {
-	name = 'tiktokEventsApi';
+export class LeadCapiTiktokApi implements ICredentialType {
+	name = 'leadCapiTiktokApi';
 
-	displayName = 'TikTok Events API';
+	// Ends in "(Lead CAPI)": credential names are global in n8n, so ours say whose they are.
+	// eslint-disable-next-line n8n-nodes-base/cred-class-field-display-name-missing-api
+	displayName = 'TikTok Events API (Lead CAPI)';
 
 	icon: Icon = { light: 'file:../icons/tiktok.svg', dark: 'file:../icons/tiktok.dark.svg' };
 

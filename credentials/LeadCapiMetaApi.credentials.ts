@@ -9,10 +9,12 @@ import type {
 } from 'n8n-workflow';
 
 /** Meta dataset (pixel) + Conversions API access token. */
-export class MetaConversionsApi implements ICredentialType {
-	name = 'metaConversionsApi';
+export class LeadCapiMetaApi implements ICredentialType {
+	name = 'leadCapiMetaApi';
 
-	displayName = 'Meta Conversions API';
+	// Ends in "(Lead CAPI)": credential names are global in n8n, so ours say whose they are.
+	// eslint-disable-next-line n8n-nodes-base/cred-class-field-display-name-missing-api
+	displayName = 'Meta Conversions API (Lead CAPI)';
 
 	icon: Icon = { light: 'file:../icons/meta.svg', dark: 'file:../icons/meta.dark.svg' };
 
