@@ -9,14 +9,21 @@ import type { ICredentialType, INodeType } from 'n8n-workflow';
  */
 const REPO = path.join(__dirname, '..', '..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const manifest = require(path.join(REPO, 'package.json')).n8n as { credentials: string[]; nodes: string[] };
+const manifest = require(path.join(REPO, 'package.json')).n8n as {
+	credentials: string[];
+	nodes: string[];
+};
 
 /** The TypeScript source of a `dist/….js` entry, and the classes it exports. */
 function load<T>(entry: string): Array<[string, string, new () => T]> {
 	const source = path.join(REPO, entry.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const exported = require(source) as Record<string, new () => T>;
-	return Object.entries(exported).map(([className, cls]) => [path.basename(source), className, cls]);
+	return Object.entries(exported).map(([className, cls]) => [
+		path.basename(source),
+		className,
+		cls,
+	]);
 }
 
 const credentials = manifest.credentials.flatMap((entry) => load<ICredentialType>(entry));
@@ -29,7 +36,7 @@ describe('credential type names', () => {
 			const type = new Cls();
 			return [file, className, type.name, /Lead CAPI/.test(type.displayName)];
 		});
-		const expected = credentials.map(([, className, Cls]) => {
+		const expected = credentials.map(([, , Cls]) => {
 			const name = new Cls().name;
 			const pascal = name[0].toUpperCase() + name.slice(1);
 			return [`${pascal}.credentials.ts`, pascal, name, true];
@@ -59,7 +66,9 @@ describe('credential type names', () => {
 			}
 		}
 		expect(problems).toEqual([]);
-		const used = nodes.flatMap(([, , Cls]) => (new Cls().description.credentials ?? []).map((c) => c.name));
+		const used = nodes.flatMap(([, , Cls]) =>
+			(new Cls().description.credentials ?? []).map((c) => c.name),
+		);
 		expect([...new Set(used)].sort()).toEqual([...declared].sort());
 	});
 });
