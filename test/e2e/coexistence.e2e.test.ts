@@ -15,7 +15,8 @@ const { startDemoPlatforms, DESTINATIONS, DEMO, TOKENS } = require('../../script
  * loaded last) and drops the stored fields that type does not declare. Here another community
  * package, test/fixtures/other-community-package (n8n-nodes-other-capi), is installed into the
  * same n8n user folder as ours, the way n8n installs community packages. It declares credential
- * types under generic names (the ones this package used before 0.1.0), with other fields.
+ * types under generic names (the ones this package used before its first release), with other
+ * fields.
  *
  * Both packages must keep working: each of our five senders delivers to its stand-in with our
  * credentials, the Identity Normalizer, the Lead Capture Trigger (webhook secret) and the Lead
