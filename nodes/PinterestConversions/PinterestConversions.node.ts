@@ -22,7 +22,7 @@ import { executeSender, type SenderSpec } from '../common/executeSender';
 
 const pinterestSpec: SenderSpec<pinterest.PinterestConfig, pinterest.PinterestEvent> = {
 	adapter: pinterestAdapter,
-	credentialName: 'pinterestConversionsApi',
+	credentialName: 'leadCapiPinterestApi',
 	readConfig(ctx, credentials, options) {
 		const adAccountId = String(credentials.adAccountId ?? '').trim();
 		const accessToken = String(credentials.accessToken ?? '');
@@ -53,7 +53,7 @@ const pinterestSpec: SenderSpec<pinterest.PinterestConfig, pinterest.PinterestEv
  * The credential test: one synthetic event sent with `?test=true` (validated by Pinterest, not
  * recorded), since a conversion token may not be allowed to read the ad account itself.
  */
-async function pinterestConversionsApiTest(
+async function leadCapiPinterestApiTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
@@ -111,7 +111,7 @@ export class PinterestConversions implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'pinterestConversionsApi', required: true, testedBy: 'pinterestConversionsApiTest' },
+			{ name: 'leadCapiPinterestApi', required: true, testedBy: 'leadCapiPinterestApiTest' },
 			{
 				name: 'leadCapiRedisApi',
 				required: true,
@@ -183,7 +183,7 @@ export class PinterestConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiRedisConnectionTest, pinterestConversionsApiTest },
+		credentialTest: { leadCapiRedisConnectionTest, leadCapiPinterestApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

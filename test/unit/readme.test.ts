@@ -46,42 +46,10 @@ const CREDENTIALS = new Map(
 	}),
 );
 
-/**
- * Credential renames decided by the lead (BRIEF, issue 10 item 3) and done on another branch at
- * the same time as these docs. Until that branch is merged the code still has the old name; the
- * docs already use the new one. Once merged, the new names are found directly and this table is
- * never consulted: delete it then.
- */
-const PENDING_RENAMES: Record<string, { from: string; displayName: string }> = {
-	leadCapiMetaApi: { from: 'metaConversionsApi', displayName: 'Meta Conversions API (Lead CAPI)' },
-	leadCapiPinterestApi: {
-		from: 'pinterestConversionsApi',
-		displayName: 'Pinterest Conversions API (Lead CAPI)',
-	},
-	leadCapiTiktokApi: { from: 'tiktokEventsApi', displayName: 'TikTok Events API (Lead CAPI)' },
-	leadCapiMicrosoftApi: {
-		from: 'microsoftConversionsApi',
-		displayName: 'Microsoft Conversions API (Lead CAPI)',
-	},
-	leadCapiGoogleAdsOAuth2Api: {
-		from: 'googleAdsConversionsOAuth2Api',
-		displayName: 'Google Ads Conversions OAuth2 API (Lead CAPI)',
-	},
-	leadCapiWebhookApi: {
-		from: 'leadCaptureWebhookApi',
-		displayName: 'Lead Capture Webhook Secret API (Lead CAPI)',
-	},
-};
-
 /** The credential a documented type name stands for, and the display name it must have. */
 function credentialFor(name: string): { displayName: string; codeName: string } | undefined {
 	const inCode = CREDENTIALS.get(name);
-	if (inCode) return { displayName: inCode.displayName, codeName: name };
-	const pending = PENDING_RENAMES[name];
-	if (pending && CREDENTIALS.has(pending.from)) {
-		return { displayName: pending.displayName, codeName: pending.from };
-	}
-	return undefined;
+	return inCode && { displayName: inCode.displayName, codeName: name };
 }
 
 /** Rows of the Markdown tables in `text`, each as its trimmed cells. */
