@@ -167,10 +167,14 @@ describe('docs/nodes: parameter defaults', () => {
 		const properties = allProperties([...description.properties, ...credentialProperties]);
 		const quoted = [...read(file).matchAll(/\*\*([^*]+)\*\*,?\s+\(?default\s+`?([\w.:/-]+)`?/g)];
 		return quoted.flatMap(([, field, value]) => {
-			const property = properties.find((p) => p.displayName === field);
-			// a phrase that names no field, or a list default ("**Platforms** (default all five)")
-			if (!property || typeof property.default === 'object') return [];
-			return [{ field, quoted: value, inCode: String(property.default) }];
+			// Fields of that name (two credentials of one node may both have a Base URL); none for a
+			// phrase that names no field or a list default ("**Platforms** (default all five)").
+			const defaults = properties
+				.filter((p) => p.displayName === field && typeof p.default !== 'object')
+				.map((p) => String(p.default));
+			if (defaults.length === 0) return [];
+			const inCode = defaults.includes(value) ? value : defaults.join(' or ');
+			return [{ field, quoted: value, inCode }];
 		});
 	}
 
