@@ -24,6 +24,7 @@ import {
 	senderOptions,
 } from '../common/descriptions';
 import { executeSender, type SenderSpec } from '../common/executeSender';
+import { adjustProperties, executeAdjust } from './adjust';
 import {
 	DATA_MANAGER_CREDENTIAL,
 	dataManagerProperties,
@@ -40,6 +41,16 @@ const whenSending = (properties: INodeProperties[]): INodeProperties[] =>
 		displayOptions: {
 			...p.displayOptions,
 			hide: { ...p.displayOptions?.hide, operation: ['getRequestStatus'] },
+		},
+	}));
+
+/** Not shown for Adjust (which names the original event instead). */
+const withoutAdjust = (properties: INodeProperties[]): INodeProperties[] =>
+	properties.map((p) => ({
+		...p,
+		displayOptions: {
+			...p.displayOptions,
+			hide: { ...p.displayOptions?.hide, operation: ['adjust'] },
 		},
 	}));
 
@@ -194,6 +205,13 @@ export class GoogleAdsConversions implements INodeType {
 						description: 'Upload lead conversions (events:ingest)',
 					},
 					{
+						name: 'Adjust Conversions',
+						value: 'adjust',
+						action: 'Adjust conversions',
+						description:
+							'Restate the value of conversions already sent (retractions are not available in Data Manager)',
+					},
+					{
 						name: 'Get Request Status',
 						value: 'getRequestStatus',
 						action: 'Get request status',
@@ -223,6 +241,7 @@ export class GoogleAdsConversions implements INodeType {
 					'The Google Ads account that owns the conversion action (shown top right in Google Ads), not its manager. Dashes are removed.',
 			},
 			...dataManagerProperties,
+			...adjustProperties,
 			{
 				displayName: 'Conversion Action',
 				name: 'conversionAction',
@@ -258,16 +277,18 @@ export class GoogleAdsConversions implements INodeType {
 				],
 			},
 			...whenSending([
-				...eventProperties(
-					[
-						{ name: 'Contact', value: 'contact' },
-						{ name: 'Lead', value: 'lead' },
-						{ name: 'Partial Lead', value: 'partial_lead' },
-						{ name: 'Purchase', value: 'purchase' },
-						{ name: 'Registration', value: 'registration' },
-						{ name: 'Schedule', value: 'schedule' },
-					],
-					'Label for results and event IDs: partial → partial_lead, lead → lead, contact → contact, schedule → schedule, registration → registration, purchase → purchase',
+				...withoutAdjust(
+					eventProperties(
+						[
+							{ name: 'Contact', value: 'contact' },
+							{ name: 'Lead', value: 'lead' },
+							{ name: 'Partial Lead', value: 'partial_lead' },
+							{ name: 'Purchase', value: 'purchase' },
+							{ name: 'Registration', value: 'registration' },
+							{ name: 'Schedule', value: 'schedule' },
+						],
+						'Label for results and event IDs: partial → partial_lead, lead → lead, contact → contact, schedule → schedule, registration → registration, purchase → purchase',
+					),
 				),
 				...leadInputProperties,
 				...dedupProperties,
@@ -303,9 +324,9 @@ export class GoogleAdsConversions implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const api = this.getNodeParameter('api', 0, 'googleAdsApi') as string;
 		if (api === 'googleAdsApi') return executeSender(this, googleSpec);
-		if (this.getNodeParameter('operation', 0, 'send') === 'getRequestStatus') {
-			return executeRequestStatus(this);
-		}
+		const operation = this.getNodeParameter('operation', 0, 'send');
+		if (operation === 'getRequestStatus') return executeRequestStatus(this);
+		if (operation === 'adjust') return executeAdjust(this);
 		return executeSender(this, dataManagerSpec);
 	}
 }

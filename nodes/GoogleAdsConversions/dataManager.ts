@@ -29,7 +29,7 @@ export const dataManagerProperties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: '987654321',
-		displayOptions: { show: { api: ['dataManager'], operation: ['send'] } },
+		displayOptions: { show: { api: ['dataManager'], operation: ['send', 'adjust'] } },
 		description:
 			'The ID of the "Import → Conversions from clicks" action (Google Ads → Goals → Conversions → the action → ctId in the URL). Data Manager cannot list actions: the list needs the Google Ads API and a developer token.',
 	},
@@ -39,7 +39,7 @@ export const dataManagerProperties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: '555-000-1111',
-		displayOptions: { show: { api: ['dataManager'], operation: ['send'] } },
+		displayOptions: { show: { api: ['dataManager'], operation: ['send', 'adjust'] } },
 		description:
 			'Only when the signed-in Google user reaches the account through a manager (MCC) account: that manager account ID. Dashes are removed.',
 	},

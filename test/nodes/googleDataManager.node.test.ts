@@ -150,3 +150,86 @@ describe('Google Ads Conversions node through the Data Manager API, with a mocke
 		expect(standIn.requests).toHaveLength(0);
 	});
 });
+
+describe('Google Ads Conversions node: Adjust through the Data Manager API', () => {
+	const redis = nodeRedis('googleAdsConversionsAdj');
+	const node = new GoogleAdsConversions();
+	let standIn: StandIn;
+
+	beforeAll(async () => {
+		standIn = await startGoogleDataManagerStandIn({});
+	});
+	afterAll(() => standIn.close());
+
+	const setup = (params: IDataObject = {}, overrides: Partial<NodeSetup> = {}): NodeSetup => ({
+		params: {
+			api: 'dataManager',
+			customerId: '1234567890',
+			conversionActionId: '987654321',
+			...params,
+		},
+		credentials: {
+			leadCapiGoogleDataManagerOAuth2Api: {
+				baseUrl: standIn.url,
+				oauthTokenData: { access_token: standIn.accessToken(), token_type: 'Bearer' },
+			},
+			leadCapiRedisApi: redis.credential(),
+		},
+		...overrides,
+	});
+	const won = (amount: number) =>
+		crmLead(7, { state: 'purchase', value: { amount, currency: 'USD' } }) as IDataObject;
+	const restate = (amount: number) =>
+		runExecute(node, [won(amount)], setup({ operation: 'adjust', originalEvent: 'lead' }));
+
+	it('a won lead restates the value of its lead conversion once per value; a retraction is refused with the reason', async () => {
+		const sent = await runExecute(node, [crmLead(7) as IDataObject], setup());
+		expect(json(sent.outputs[0])[0].status).toBe('sent');
+		const transactionId = String(json(sent.outputs[0])[0].event_id);
+
+		const first = await restate(1200);
+		expect(json(first.outputs[0])[0]).toMatchObject({ status: 'sent', adjustment: 'restatement' });
+		const again = await restate(1200);
+		expect(json(again.outputs[0])[0]).toMatchObject({ status: 'duplicate' });
+		const counted = standIn.conversions()[`1234567890/987654321/${transactionId}`];
+		expect(counted).toEqual({ value: 1200, currency: 'USD', adjustments: 1, events: 2 });
+		const restated = standIn.received[standIn.received.length - 1];
+		expect(restated).toMatchObject({ kind: 'restatement' });
+		expect(restated.event.lastUpdatedTimestamp).toEqual(expect.stringMatching(/Z$/));
+
+		const higher = await restate(1500);
+		expect(json(higher.outputs[0])[0].status).toBe('sent');
+		expect(standIn.conversions()[`1234567890/987654321/${transactionId}`]).toMatchObject({
+			value: 1500,
+			adjustments: 2,
+		});
+
+		const before = standIn.received.length;
+		const lost = await runExecute(
+			node,
+			[crmLead(7, { state: 'lost' }) as IDataObject],
+			setup({ operation: 'adjust', adjustment: 'retraction', originalEvent: 'lead' }),
+		);
+		expect(json(lost.outputs[0])[0]).toMatchObject({
+			status: 'skipped',
+			adjustment: 'retraction',
+			error: expect.stringContaining('does not support retracting'),
+		});
+		expect(lost.outputs[0][0].pairedItem).toEqual({ item: 0 });
+		expect(standIn.received).toHaveLength(before);
+	});
+
+	it('a restatement without a value is skipped with the reason, nothing sent', async () => {
+		const before = standIn.requests.length;
+		const { outputs } = await runExecute(
+			node,
+			[crmLead(8, { state: 'purchase' }) as IDataObject],
+			setup({ operation: 'adjust', originalEvent: 'lead' }),
+		);
+		expect(json(outputs[0])[0]).toMatchObject({
+			status: 'skipped',
+			error: expect.stringContaining('value.amount and value.currency'),
+		});
+		expect(standIn.requests).toHaveLength(before);
+	});
+});

@@ -204,6 +204,18 @@ function validateEvent(event, index, encoding) {
 		});
 	}
 	if (
+		event.lastUpdatedTimestamp !== undefined &&
+		(typeof event.lastUpdatedTimestamp !== 'string' ||
+			!RFC3339.test(event.lastUpdatedTimestamp) ||
+			Number.isNaN(Date.parse(event.lastUpdatedTimestamp)))
+	) {
+		out.push({
+			field: `${path}.last_updated_timestamp`,
+			description: 'Invalid timestamp: RFC 3339 expected.',
+			reason: 'INVALID_FORMAT',
+		});
+	}
+	if (
 		event.transactionId !== undefined &&
 		(typeof event.transactionId !== 'string' || event.transactionId === '')
 	) {

@@ -41,6 +41,8 @@ export interface DataManagerEvent extends DataManagerUserData {
 	transactionId: string;
 	/** RFC 3339 in UTC. */
 	eventTimestamp: string;
+	/** Adjustments only: when the conversion was last updated (RFC 3339, UTC). */
+	lastUpdatedTimestamp?: string;
 	eventSource: DataManagerEventSource;
 	conversionValue?: number;
 	currency?: string;

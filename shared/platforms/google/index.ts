@@ -117,3 +117,9 @@ export {
 	isAccessTokenRejection,
 	readRpcError,
 } from './errors';
+export type { DataManagerAdjustment } from './dataManagerAdjust';
+export {
+	RETRACTION_UNSUPPORTED,
+	adjustmentEventName,
+	dataManagerRestatementAdapter,
+} from './dataManagerAdjust';
