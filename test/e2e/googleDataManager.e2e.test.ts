@@ -258,6 +258,63 @@ describe('Google Ads Conversions through the Data Manager API in a real n8n', ()
 		expect(standIn.refreshes()).toBeGreaterThan(before);
 	});
 
+	it("a lead's later 'won for $X' restates its conversion once; 'lost' is refused with the reason; re-runs send nothing new", async () => {
+		standIn.reset();
+		const lead = {
+			record_id: 'adjust-1',
+			state: 'lead',
+			occurred_at: hoursAgo(5),
+			contact: { email: 'adjust.one@example.com' },
+		};
+		const won = {
+			...lead,
+			state: 'purchase',
+			occurred_at: hoursAgo(1),
+			value: { amount: 1800, currency: 'usd' },
+		};
+		const lost = { ...lead, state: 'lost', occurred_at: hoursAgo(1) };
+		const send = workflow('e2eGdmAdjLead001', [lead], googleNode('Google Ads Conversions', {}));
+		const restate = workflow(
+			'e2eGdmAdjRestat1',
+			[won],
+			googleNode('Google Ads Conversions', {
+				operation: 'adjust',
+				adjustment: 'restatement',
+				originalEvent: 'lead',
+			}),
+		);
+		const retract = workflow(
+			'e2eGdmAdjRetrac1',
+			[lost],
+			googleNode('Google Ads Conversions', {
+				operation: 'adjust',
+				adjustment: 'retraction',
+				originalEvent: 'lead',
+			}),
+		);
+		for (const wf of [send, restate, retract]) instance.importWorkflow(wf);
+		const transactionId = eventIdOf('987654321', 'adjust-1');
+
+		expect((await instance.execute(send.id)).nodes['Google Ads Conversions'][0].status).toBe(
+			'sent',
+		);
+		const first = (await instance.execute(restate.id)).nodes['Google Ads Conversions'][0];
+		expect(first).toMatchObject({ status: 'sent', adjustment: 'restatement' });
+		const again = (await instance.execute(restate.id)).nodes['Google Ads Conversions'][0];
+		expect(again.status).toBe('duplicate');
+		const refused = (await instance.execute(retract.id)).nodes['Google Ads Conversions'][0];
+		expect(refused).toMatchObject({ status: 'skipped', adjustment: 'retraction' });
+		expect(String(refused.error)).toContain('does not support retracting');
+
+		expect(standIn.conversions()[`${ACCOUNT}/987654321/${transactionId}`]).toEqual({
+			value: 1800,
+			currency: 'USD',
+			adjustments: 1,
+			events: 2,
+		});
+		expect(standIn.received.map((r: { kind: string }) => r.kind)).toEqual(['new', 'restatement']);
+	});
+
 	it('the credential test is a real Data Manager call: OK when accepted, an error saying why when refused', async () => {
 		const unscoped = await startGoogleDataManagerStandIn({
 			scopes: ['https://www.googleapis.com/auth/adwords'],
