@@ -157,6 +157,9 @@ async function checkTemplate(baseUrl, standIns) {
 	while (Date.now() < deadline) {
 		counts = {};
 		for (const [name, standIn] of Object.entries(standIns)) {
+			// The templates reach Google through the Data Manager API; the Google Ads API stand-in
+			// serves workflows on the node's version 1 only.
+			if (name === 'google') continue;
 			const report = /** @type {{ received?: unknown[] }} */ (
 				await (await fetch(`${standIn.url}/__standin/received`)).json()
 			);
