@@ -2,6 +2,7 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 	JsonObject,
@@ -20,6 +21,7 @@ import { leadCapiRedisConnectionTest } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
+	eventSubtitle,
 	leadInputProperties,
 	senderOptions,
 } from '../common/descriptions';
@@ -128,6 +130,16 @@ const googleSpec: SenderSpec<GoogleAdsConfig, GoogleClickConversion> = {
 	},
 };
 
+/** The standard events of the Event parameter (display name and the value sent). */
+const STANDARD_EVENTS: INodePropertyOptions[] = [
+	{ name: 'Contact', value: 'contact' },
+	{ name: 'Lead', value: 'lead' },
+	{ name: 'Partial Lead', value: 'partial_lead' },
+	{ name: 'Purchase', value: 'purchase' },
+	{ name: 'Registration', value: 'registration' },
+	{ name: 'Schedule', value: 'schedule' },
+];
+
 /**
  * Google Ads click conversion upload, including enhanced conversions for leads (hashed email and
  * phone). Programmatic rather than declarative: it batches, hashes, claims events in the dedup
@@ -141,8 +153,7 @@ export class GoogleAdsConversions implements INodeType {
 		group: ['output'],
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle:
-			'={{ $parameter["event"] === "custom" ? $parameter["customEventName"] : $parameter["event"] }}',
+		subtitle: eventSubtitle(STANDARD_EVENTS),
 		description:
 			'Upload lead conversions to Google Ads (click conversions and enhanced conversions for leads), hashed and sent exactly once',
 		defaults: { name: 'Google Ads Conversions' },
@@ -279,14 +290,7 @@ export class GoogleAdsConversions implements INodeType {
 			...whenSending([
 				...withoutAdjust(
 					eventProperties(
-						[
-							{ name: 'Contact', value: 'contact' },
-							{ name: 'Lead', value: 'lead' },
-							{ name: 'Partial Lead', value: 'partial_lead' },
-							{ name: 'Purchase', value: 'purchase' },
-							{ name: 'Registration', value: 'registration' },
-							{ name: 'Schedule', value: 'schedule' },
-						],
+						STANDARD_EVENTS,
 						'Label for results and event IDs: partial → partial_lead, lead → lead, contact → contact, schedule → schedule, registration → registration, purchase → purchase',
 					),
 				),

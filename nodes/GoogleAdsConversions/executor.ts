@@ -13,7 +13,7 @@ import {
 	type GoogleAdsConnection,
 } from '../../shared/platforms/google';
 
-export const GOOGLE_ADS_CREDENTIAL = 'googleAdsConversionsOAuth2Api';
+export const GOOGLE_ADS_CREDENTIAL = 'leadCapiGoogleAdsOAuth2Api';
 
 /** The connection settings of the credential (the OAuth2 token itself stays n8n's business). */
 export function readConnection(

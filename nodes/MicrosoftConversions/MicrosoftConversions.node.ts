@@ -4,6 +4,7 @@ import type {
 	IExecuteFunctions,
 	INodeCredentialTestResult,
 	INodeExecutionData,
+	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
@@ -20,6 +21,7 @@ import { leadCapiRedisConnectionTest } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
+	eventSubtitleExpression,
 	leadInputProperties,
 	senderOptions,
 } from '../common/descriptions';
@@ -27,7 +29,7 @@ import { executeSender, type SenderSpec } from '../common/executeSender';
 
 const microsoftSpec: SenderSpec<MicrosoftConfig, MicrosoftEvent> = {
 	adapter: microsoftAdapter,
-	credentialName: 'microsoftConversionsApi',
+	credentialName: 'leadCapiMicrosoftApi',
 	readConfig(ctx, credentials, options) {
 		const uetTagId = String(credentials.uetTagId ?? '').trim();
 		const apiToken = String(credentials.apiToken ?? '').trim();
@@ -50,7 +52,7 @@ const microsoftSpec: SenderSpec<MicrosoftConfig, MicrosoftEvent> = {
 };
 
 /** Posts an empty batch (records nothing) and tells a refused token from one that got through. */
-async function microsoftConversionsApiTest(
+async function leadCapiMicrosoftApiTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
@@ -66,6 +68,16 @@ async function microsoftConversionsApiTest(
 	return { status: result.ok ? 'OK' : 'Error', message: result.message };
 }
 
+/** The standard events of the Event parameter (display name and the value sent). */
+const STANDARD_EVENTS: INodePropertyOptions[] = [
+	{ name: 'Contact', value: 'contact' },
+	{ name: 'Lead', value: 'lead' },
+	{ name: 'Partial Lead', value: 'partial_lead' },
+	{ name: 'Purchase', value: 'purchase' },
+	{ name: 'Schedule', value: 'schedule' },
+	{ name: 'Sign Up', value: 'sign_up' },
+];
+
 /**
  * Microsoft Advertising UET Conversions API sender. Programmatic rather than declarative: it
  * batches, hashes, claims events in the dedup store and maps per-event results back to items.
@@ -77,8 +89,7 @@ export class MicrosoftConversions implements INodeType {
 		icon: { light: 'file:../../icons/microsoft.svg', dark: 'file:../../icons/microsoft.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle:
-			'={{ $parameter["eventType"] === "pageLoad" ? "Page Load" : $parameter["event"] === "custom" ? $parameter["customEventName"] : $parameter["event"] }}',
+		subtitle: `={{ $parameter["eventType"] === "pageLoad" ? "Page load event" : ${eventSubtitleExpression(STANDARD_EVENTS)} }}`,
 		description:
 			'Send lead conversions to the Microsoft Advertising UET Conversions API: normalized, hashed and sent exactly once',
 		defaults: { name: 'Microsoft Conversions' },
@@ -87,9 +98,9 @@ export class MicrosoftConversions implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{
-				name: 'microsoftConversionsApi',
+				name: 'leadCapiMicrosoftApi',
 				required: true,
-				testedBy: 'microsoftConversionsApiTest',
+				testedBy: 'leadCapiMicrosoftApiTest',
 			},
 			{
 				name: 'leadCapiRedisApi',
@@ -100,14 +111,7 @@ export class MicrosoftConversions implements INodeType {
 		],
 		properties: [
 			...eventProperties(
-				[
-					{ name: 'Contact', value: 'contact' },
-					{ name: 'Lead', value: 'lead' },
-					{ name: 'Partial Lead', value: 'partial_lead' },
-					{ name: 'Purchase', value: 'purchase' },
-					{ name: 'Schedule', value: 'schedule' },
-					{ name: 'Sign Up', value: 'sign_up' },
-				],
+				STANDARD_EVENTS,
 				'Partial → partial_lead, lead → lead, contact → contact, schedule → schedule, registration → sign_up, purchase → purchase',
 				{
 					placeholder: 'qualified_lead',
@@ -173,7 +177,7 @@ export class MicrosoftConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiRedisConnectionTest, microsoftConversionsApiTest },
+		credentialTest: { leadCapiRedisConnectionTest, leadCapiMicrosoftApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -4,6 +4,7 @@ import type {
 	IExecuteFunctions,
 	INodeCredentialTestResult,
 	INodeExecutionData,
+	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
@@ -13,6 +14,7 @@ import { leadCapiRedisConnectionTest } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
+	eventSubtitle,
 	leadInputProperties,
 	senderOptions,
 } from '../common/descriptions';
@@ -20,7 +22,7 @@ import { executeSender, type SenderSpec } from '../common/executeSender';
 
 const pinterestSpec: SenderSpec<pinterest.PinterestConfig, pinterest.PinterestEvent> = {
 	adapter: pinterestAdapter,
-	credentialName: 'pinterestConversionsApi',
+	credentialName: 'leadCapiPinterestApi',
 	readConfig(ctx, credentials, options) {
 		const adAccountId = String(credentials.adAccountId ?? '').trim();
 		const accessToken = String(credentials.accessToken ?? '');
@@ -51,7 +53,7 @@ const pinterestSpec: SenderSpec<pinterest.PinterestConfig, pinterest.PinterestEv
  * The credential test: one synthetic event sent with `?test=true` (validated by Pinterest, not
  * recorded), since a conversion token may not be allowed to read the ad account itself.
  */
-async function pinterestConversionsApiTest(
+async function leadCapiPinterestApiTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
@@ -67,6 +69,29 @@ async function pinterestConversionsApiTest(
 	return { status: result.ok ? 'OK' : 'Error', message: result.message };
 }
 
+/** The standard events of the Event parameter (display name and the value sent). */
+const STANDARD_EVENTS: INodePropertyOptions[] = [
+	{ name: 'Checkout', value: 'checkout' },
+	{
+		name: 'Contact (Custom Event)',
+		value: 'custom:contact',
+		description: 'Sent as event_name custom with content_name contact',
+	},
+	{ name: 'Lead', value: 'lead' },
+	{
+		name: 'Partial Lead (Custom Event)',
+		value: 'custom:partial_lead',
+		description: 'Sent as event_name custom with content_name partial_lead',
+	},
+	{
+		name: 'Schedule (Custom Event)',
+		value: 'custom:schedule',
+		description: 'Sent as event_name custom with content_name schedule',
+	},
+	{ name: 'Signup', value: 'signup' },
+	{ name: 'Subscribe', value: 'subscribe' },
+];
+
 /**
  * Pinterest Conversions API v5 sender. Programmatic rather than declarative: it batches,
  * hashes, claims events in the dedup store and maps Pinterest's per-event results to items.
@@ -78,8 +103,7 @@ export class PinterestConversions implements INodeType {
 		icon: { light: 'file:../../icons/pinterest.svg', dark: 'file:../../icons/pinterest.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle:
-			'={{ $parameter["event"] === "custom" ? $parameter["customEventName"] : $parameter["event"] }}',
+		subtitle: eventSubtitle(STANDARD_EVENTS),
 		description:
 			'Send lead conversions to the Pinterest Conversions API: normalized, hashed and sent exactly once',
 		defaults: { name: 'Pinterest Conversions' },
@@ -87,7 +111,7 @@ export class PinterestConversions implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'pinterestConversionsApi', required: true, testedBy: 'pinterestConversionsApiTest' },
+			{ name: 'leadCapiPinterestApi', required: true, testedBy: 'leadCapiPinterestApiTest' },
 			{
 				name: 'leadCapiRedisApi',
 				required: true,
@@ -97,27 +121,7 @@ export class PinterestConversions implements INodeType {
 		],
 		properties: [
 			...eventProperties(
-				[
-					{ name: 'Checkout', value: 'checkout' },
-					{
-						name: 'Contact (Custom Event)',
-						value: 'custom:contact',
-						description: 'Sent as event_name custom with content_name contact',
-					},
-					{ name: 'Lead', value: 'lead' },
-					{
-						name: 'Partial Lead (Custom Event)',
-						value: 'custom:partial_lead',
-						description: 'Sent as event_name custom with content_name partial_lead',
-					},
-					{
-						name: 'Schedule (Custom Event)',
-						value: 'custom:schedule',
-						description: 'Sent as event_name custom with content_name schedule',
-					},
-					{ name: 'Signup', value: 'signup' },
-					{ name: 'Subscribe', value: 'subscribe' },
-				],
+				STANDARD_EVENTS,
 				'Partial → custom (partial_lead), lead → lead, contact → custom (contact), schedule → custom (schedule), registration → signup, purchase → checkout',
 				{
 					placeholder: 'demo_booked',
@@ -179,7 +183,7 @@ export class PinterestConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiRedisConnectionTest, pinterestConversionsApiTest },
+		credentialTest: { leadCapiRedisConnectionTest, leadCapiPinterestApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

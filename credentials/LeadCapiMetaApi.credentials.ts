@@ -1,18 +1,24 @@
 import { createHmac } from 'node:crypto';
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
 
-/** Meta dataset (pixel) + Conversions API access token. */
-export class MetaConversionsApi implements ICredentialType {
-	name = 'metaConversionsApi';
+/**
+ * Meta dataset (pixel) + Conversions API access token. Tested by the Meta Conversions node
+ * (testedBy `leadCapiMetaApiTest`), not by a declarative `test`: n8n reports a refused
+ * declarative test with its own generic message, and Meta's reason (e.g. code 190, the token)
+ * is what tells the user what to fix.
+ */
+export class LeadCapiMetaApi implements ICredentialType {
+	name = 'leadCapiMetaApi';
 
-	displayName = 'Meta Conversions API';
+	// Ends in "(Lead CAPI)": credential names are global in n8n, so ours say whose they are.
+	// eslint-disable-next-line n8n-nodes-base/cred-class-field-display-name-missing-api
+	displayName = 'Meta Conversions API (Lead CAPI)';
 
 	icon: Icon = { light: 'file:../icons/meta.svg', dark: 'file:../icons/meta.dark.svg' };
 
@@ -64,7 +70,7 @@ export class MetaConversionsApi implements ICredentialType {
 		},
 	];
 
-	/** The token in the query string (the test is a GET), plus appsecret_proof when configured. */
+	/** For the HTTP Request node: the token in the query string, plus appsecret_proof when configured. */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
@@ -75,14 +81,4 @@ export class MetaConversionsApi implements ICredentialType {
 		if (appSecret) qs.appsecret_proof = createHmac('sha256', appSecret).update(token).digest('hex');
 		return { ...requestOptions, qs };
 	}
-
-	/** Reads the dataset with the token: proves the token, the version and the dataset ID at once. */
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{ ($credentials.baseUrl || "https://graph.facebook.com").replace(/\\/+$/, "") }}',
-			url: '={{ "/" + ($credentials.apiVersion || "v26.0") + "/" + $credentials.pixelId }}',
-			method: 'GET',
-			qs: { fields: 'id,name' },
-		},
-	};
 }
