@@ -1,6 +1,7 @@
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
@@ -25,8 +26,50 @@ import {
 	senderOptions,
 } from '../common/descriptions';
 import { executeSender, type SenderSpec } from '../common/executeSender';
+import { adjustProperties, executeAdjust } from './adjust';
+import {
+	DATA_MANAGER_CREDENTIAL,
+	dataManagerProperties,
+	dataManagerSpec,
+	executeRequestStatus,
+} from './dataManager';
 import { GOOGLE_ADS_CREDENTIAL, googleAdsExecutor, readConnection } from './executor';
 import { searchConversionActions } from './listSearch';
+
+/** Shown only when sending (hidden for Get Request Status). */
+const whenSending = (properties: INodeProperties[]): INodeProperties[] =>
+	properties.map((p) => ({
+		...p,
+		displayOptions: {
+			...p.displayOptions,
+			hide: { ...p.displayOptions?.hide, operation: ['getRequestStatus'] },
+		},
+	}));
+
+/** Not shown for Adjust (which names the original event instead). */
+const withoutAdjust = (properties: INodeProperties[]): INodeProperties[] =>
+	properties.map((p) => ({
+		...p,
+		displayOptions: {
+			...p.displayOptions,
+			hide: { ...p.displayOptions?.hide, operation: ['adjust'] },
+		},
+	}));
+
+const API_OPTIONS = [
+	{
+		name: 'Data Manager API (Recommended)',
+		value: 'dataManager',
+		description:
+			"Google's primary API for conversion imports: sign in with Google, no developer token. Needed by everyone whose developer token did not import offline conversions between December 2025 and May 2026.",
+	},
+	{
+		name: 'Google Ads API (Allow-Listed Developer Tokens)',
+		value: 'googleAdsApi',
+		description:
+			'Uses uploadClickConversions with a developer token. Since 2026-06-15 Google accepts it only from tokens allow-listed by earlier use; others get CUSTOMER_NOT_ALLOWLISTED_FOR_THIS_FEATURE.',
+	},
+];
 
 const googleSpec: SenderSpec<GoogleAdsConfig, GoogleClickConversion> = {
 	adapter: googleAdapter,
@@ -108,7 +151,8 @@ export class GoogleAdsConversions implements INodeType {
 		name: 'googleAdsConversions',
 		icon: { light: 'file:../../icons/google.svg', dark: 'file:../../icons/google.dark.svg' },
 		group: ['output'],
-		version: 1,
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: eventSubtitle(STANDARD_EVENTS),
 		description:
 			'Upload lead conversions to Google Ads (click conversions and enhanced conversions for leads), hashed and sent exactly once',
@@ -117,21 +161,84 @@ export class GoogleAdsConversions implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'leadCapiGoogleAdsOAuth2Api', required: true },
+			{
+				name: DATA_MANAGER_CREDENTIAL,
+				required: true,
+				displayOptions: { show: { api: ['dataManager'] } },
+			},
+			{
+				name: GOOGLE_ADS_CREDENTIAL,
+				required: true,
+				displayOptions: { show: { api: ['googleAdsApi'] } },
+			},
 			{
 				name: 'leadCapiRedisApi',
 				required: true,
 				testedBy: 'leadCapiRedisConnectionTest',
-				displayOptions: { show: { dedupStore: ['redis'] } },
+				displayOptions: {
+					show: { dedupStore: ['redis'] },
+					hide: { operation: ['getRequestStatus'] },
+				},
 			},
 		],
 		properties: [
+			{
+				displayName: 'API',
+				name: 'api',
+				type: 'options',
+				noDataExpression: true,
+				options: API_OPTIONS,
+				default: 'googleAdsApi',
+				displayOptions: { show: { '@version': [1] } },
+				description: 'Which Google API uploads the conversions',
+			},
+			{
+				displayName: 'API',
+				name: 'api',
+				type: 'options',
+				noDataExpression: true,
+				options: API_OPTIONS,
+				default: 'dataManager',
+				displayOptions: { show: { '@version': [2] } },
+				description: 'Which Google API uploads the conversions',
+			},
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { api: ['dataManager'] } },
+				options: [
+					{
+						name: 'Send Conversions',
+						value: 'send',
+						action: 'Send conversions',
+						description: 'Upload lead conversions (events:ingest)',
+					},
+					{
+						name: 'Adjust Conversions',
+						value: 'adjust',
+						action: 'Adjust conversions',
+						description:
+							'Restate the value of conversions already sent (retractions are not available in Data Manager)',
+					},
+					{
+						name: 'Get Request Status',
+						value: 'getRequestStatus',
+						action: 'Get request status',
+						description:
+							'Read how Google processed an accepted request (requestStatus:retrieve): accepted is not yet counted',
+					},
+				],
+				default: 'send',
+			},
 			{
 				displayName:
 					'Google counts what the conversion action says, not an event name: use one "Import → Conversions from clicks" action per lead state (one node per action)',
 				name: 'conversionActionNotice',
 				type: 'notice',
 				default: '',
+				displayOptions: { hide: { operation: ['getRequestStatus'] } },
 			},
 			{
 				displayName: 'Customer ID',
@@ -140,15 +247,19 @@ export class GoogleAdsConversions implements INodeType {
 				default: '',
 				required: true,
 				placeholder: '123-456-7890',
+				displayOptions: { hide: { operation: ['getRequestStatus'] } },
 				description:
-					'The Google Ads account that owns the conversion action (shown top right in Google Ads). Dashes are removed.',
+					'The Google Ads account that owns the conversion action (shown top right in Google Ads), not its manager. Dashes are removed.',
 			},
+			...dataManagerProperties,
+			...adjustProperties,
 			{
 				displayName: 'Conversion Action',
 				name: 'conversionAction',
 				type: 'resourceLocator',
 				default: { mode: 'list', value: '' },
 				required: true,
+				displayOptions: { show: { api: ['googleAdsApi'] } },
 				description:
 					'The "Import → Conversions from clicks" action the leads count as. It is also the destination of event IDs and dedup keys.',
 				modes: [
@@ -176,30 +287,35 @@ export class GoogleAdsConversions implements INodeType {
 					},
 				],
 			},
-			...eventProperties(
-				STANDARD_EVENTS,
-				'Label for results and event IDs: partial → partial_lead, lead → lead, contact → contact, schedule → schedule, registration → registration, purchase → purchase',
-			),
-			...leadInputProperties,
-			...dedupProperties,
-			senderOptions([
-				{
-					displayName: 'Account Time Zone',
-					name: 'accountTimeZone',
-					type: 'string',
-					default: '',
-					placeholder: 'America/New_York',
-					description:
-						"IANA time zone of the Google Ads account. Leave empty to read it from the account once per run; conversion times carry this zone's offset.",
-				},
-				{
-					displayName: 'Validate Only',
-					name: 'validateOnly',
-					type: 'boolean',
-					default: false,
-					description:
-						'Whether Google should only validate the conversions (test mode): nothing is recorded, and valid items come out as skipped, so a later real run sends them',
-				},
+			...whenSending([
+				...withoutAdjust(
+					eventProperties(
+						STANDARD_EVENTS,
+						'Label for results and event IDs: partial → partial_lead, lead → lead, contact → contact, schedule → schedule, registration → registration, purchase → purchase',
+					),
+				),
+				...leadInputProperties,
+				...dedupProperties,
+				senderOptions([
+					{
+						displayName: 'Account Time Zone',
+						name: 'accountTimeZone',
+						type: 'string',
+						default: '',
+						placeholder: 'America/New_York',
+						displayOptions: { show: { '/api': ['googleAdsApi'] } },
+						description:
+							"IANA time zone of the Google Ads account. Leave empty to read it from the account once per run; conversion times carry this zone's offset.",
+					},
+					{
+						displayName: 'Validate Only',
+						name: 'validateOnly',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether Google should only validate the conversions (test mode): nothing is recorded, and valid items come out as skipped, so a later real run sends them',
+					},
+				]),
 			]),
 		],
 	};
@@ -210,6 +326,11 @@ export class GoogleAdsConversions implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return executeSender(this, googleSpec);
+		const api = this.getNodeParameter('api', 0, 'googleAdsApi') as string;
+		if (api === 'googleAdsApi') return executeSender(this, googleSpec);
+		const operation = this.getNodeParameter('operation', 0, 'send');
+		if (operation === 'getRequestStatus') return executeRequestStatus(this);
+		if (operation === 'adjust') return executeAdjust(this);
+		return executeSender(this, dataManagerSpec);
 	}
 }

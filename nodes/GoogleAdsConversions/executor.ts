@@ -48,7 +48,7 @@ export function readConnection(
  * The credential's OAuth2 values (tokens n8n signs requests with, the client secret it refreshes
  * them with): an error body echoing one must not carry it into an output or a log.
  */
-function oauthSecrets(credentials: ICredentialDataDecryptedObject): string[] {
+export function oauthSecrets(credentials: ICredentialDataDecryptedObject): string[] {
 	const token = (credentials.oauthTokenData ?? {}) as Record<string, unknown>;
 	return [token.access_token, token.refresh_token, token.id_token, credentials.clientSecret].filter(
 		(value): value is string => typeof value === 'string' && value !== '',
@@ -128,7 +128,10 @@ function withRefreshFailure(response: HttpResponse, reason: string): HttpRespons
  * n8n lacks that helper, the request is repeated without `ignoreHttpStatusErrors`, so n8n's own
  * refresh-on-401 runs.
  */
-export function googleAdsExecutor(ctx: IExecuteFunctions): HttpExecutor {
+export function googleAdsExecutor(
+	ctx: IExecuteFunctions,
+	credentialName: string = GOOGLE_ADS_CREDENTIAL,
+): HttpExecutor {
 	let refresh: Promise<string | undefined> | undefined;
 
 	const attempt = async (
@@ -138,7 +141,7 @@ export function googleAdsExecutor(ctx: IExecuteFunctions): HttpExecutor {
 		try {
 			const response = (await ctx.helpers.httpRequestWithAuthentication.call(
 				ctx,
-				GOOGLE_ADS_CREDENTIAL,
+				credentialName,
 				n8nOptions(request, ignoreStatus),
 			)) as IN8nHttpFullResponse;
 			return {
@@ -156,7 +159,7 @@ export function googleAdsExecutor(ctx: IExecuteFunctions): HttpExecutor {
 	/** Resolves to why the refresh failed, or undefined when n8n stored a new token. */
 	const refreshToken = async (): Promise<string | undefined> => {
 		try {
-			await ctx.helpers.refreshOAuth2Token!.call(ctx, GOOGLE_ADS_CREDENTIAL);
+			await ctx.helpers.refreshOAuth2Token!.call(ctx, credentialName);
 			return undefined;
 		} catch (error) {
 			return asTransportError(error).message;

@@ -16,7 +16,8 @@ const CRED = {
 	meta: { leadCapiMetaApi: cred('meta') },
 	pinterest: { leadCapiPinterestApi: cred('pinterest') },
 	tiktok: { leadCapiTiktokApi: cred('tiktok') },
-	google: { leadCapiGoogleAdsOAuth2Api: cred('google') },
+	// Google Ads through the Data Manager API (node version 2): OAuth only, no developer token.
+	google: { leadCapiGoogleDataManagerOAuth2Api: cred('googleDataManager') },
 	microsoft: { leadCapiMicrosoftApi: cred('microsoft') },
 };
 const REDIS = { leadCapiRedisApi: cred('redis') };
@@ -76,6 +77,7 @@ class Workflow {
 			...extra,
 		};
 		return this.add(name, `${PKG}.${TYPES[platform]}`, position, parameters, {
+			...(platform === 'google' ? { typeVersion: 2 } : {}),
 			credentials: { ...CRED[platform], ...REDIS },
 		});
 	}
@@ -97,16 +99,14 @@ class Workflow {
 
 /** @param {'lead' | 'schedule' | 'purchase'} state */
 const googleAction = (state) => ({
+	api: 'dataManager',
+	operation: 'send',
 	customerId: '123-456-7890',
-	conversionAction: {
-		__rl: true,
-		mode: 'id',
-		value: {
-			lead: DESTINATIONS.googleConversionAction,
-			schedule: DESTINATIONS.googleScheduleAction,
-			purchase: DESTINATIONS.googlePurchaseAction,
-		}[state],
-	},
+	conversionActionId: {
+		lead: DESTINATIONS.googleConversionAction,
+		schedule: DESTINATIONS.googleScheduleAction,
+		purchase: DESTINATIONS.googlePurchaseAction,
+	}[state],
 });
 
 // 1. Site capture script → qualified partials → Meta + TikTok (partials as their own event).

@@ -9,6 +9,7 @@ const { startPinterestStandIn } = require('../../test/standins/pinterest.js');
 const { startTiktokStandIn } = require('../../test/standins/tiktok.js');
 const { startMicrosoftStandIn } = require('../../test/standins/microsoft.js');
 const { startGoogleStandIn } = require('../../test/standins/google.js');
+const { startGoogleDataManagerStandIn } = require('../../test/standins/googleDataManager.js');
 
 /** Credential ids and names as the example workflows reference them. */
 const DEMO = {
@@ -17,6 +18,7 @@ const DEMO = {
 	tiktok: { id: 'demoTiktokStandI', name: 'TikTok (local stand-in)' },
 	microsoft: { id: 'demoMicrosoftSI1', name: 'Microsoft (local stand-in)' },
 	google: { id: 'demoGoogleAdsSI1', name: 'Google Ads (local stand-in)' },
+	googleDataManager: { id: 'demoGoogleDmSI01', name: 'Google Data Manager (local stand-in)' },
 	redis: { id: 'demoDedupRedis01', name: 'Dedup Redis (local)' },
 	webhookSecret: { id: 'demoWebhookSecr1', name: 'Webhook secret (local)' },
 };
@@ -51,7 +53,7 @@ const DEMO_TOKENS = {
  * @param {{
  *   redisUrl: string,
  *   keyPrefix?: string,
- *   ports?: Partial<Record<'meta'|'pinterest'|'tiktok'|'microsoft'|'google', number>>,
+ *   ports?: Partial<Record<'meta'|'pinterest'|'tiktok'|'microsoft'|'google'|'googleDataManager', number>>,
  *   tokens?: Partial<typeof DEMO_TOKENS>,
  *   metaAppSecret?: string,
  *   googleClientSecret?: string,
@@ -87,6 +89,19 @@ async function startDemoPlatforms(options) {
 			},
 		},
 		port: ports.google,
+	});
+	// Google Ads through the Data Manager API (the Google Ads Conversions node's default since its
+	// version 2): the same account and conversion actions, OAuth only.
+	const googleDataManager = await startGoogleDataManagerStandIn({
+		clientSecret: options.googleClientSecret,
+		accounts: {
+			[DESTINATIONS.googleCustomer]: [
+				DESTINATIONS.googleConversionAction,
+				DESTINATIONS.googleScheduleAction,
+				DESTINATIONS.googlePurchaseAction,
+			],
+		},
+		port: ports.googleDataManager,
 	});
 	const credentials = [
 		{
@@ -133,6 +148,22 @@ async function startDemoPlatforms(options) {
 				},
 			},
 		},
+		{
+			...DEMO.googleDataManager,
+			type: 'leadCapiGoogleDataManagerOAuth2Api',
+			data: {
+				clientId: googleDataManager.clientId,
+				clientSecret: googleDataManager.clientSecret,
+				accessTokenUrl: googleDataManager.tokenUrl,
+				baseUrl: googleDataManager.url,
+				oauthTokenData: {
+					access_token: googleDataManager.accessToken(),
+					refresh_token: googleDataManager.refreshToken,
+					token_type: 'Bearer',
+					expires_in: 3599,
+				},
+			},
+		},
 		{ ...DEMO.webhookSecret, type: 'leadCapiWebhookApi', data: { secret: TOKENS.webhook } },
 		{
 			...DEMO.redis,
@@ -141,10 +172,17 @@ async function startDemoPlatforms(options) {
 		},
 	];
 	return {
-		standIns: { meta, pinterest, tiktok, microsoft, google },
+		standIns: { meta, pinterest, tiktok, microsoft, google, googleDataManager },
 		credentials,
 		close: async () => {
-			await Promise.all([meta.close(), pinterest.close(), tiktok.close(), microsoft.close(), google.close()]);
+			await Promise.all([
+				meta.close(),
+				pinterest.close(),
+				tiktok.close(),
+				microsoft.close(),
+				google.close(),
+				googleDataManager.close(),
+			]);
 		},
 	};
 }

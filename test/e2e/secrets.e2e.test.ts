@@ -206,6 +206,11 @@ describe('secrets never reach outputs, errors, execution data or logs in a real 
 				tiktok: [TOKENS.tiktok],
 				microsoft: [TOKENS.microsoft],
 				google: [google.accessToken(), TOKENS.googleDeveloper, google.refreshToken],
+				// The Data Manager stand-in (the templates' Google): its OAuth tokens.
+				googleDataManager: [
+					standIns.googleDataManager.accessToken(),
+					standIns.googleDataManager.refreshToken,
+				],
 			};
 			return own[platform];
 		};

@@ -23,7 +23,8 @@ const { startDemoPlatforms, DESTINATIONS, TOKENS } = require('../../scripts/n8n/
 const REPO = path.join(__dirname, '..', '..');
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const readTemplate = (name: string) => JSON.parse(fs.readFileSync(path.join(REPO, 'examples', name), 'utf8'));
-const ACTION = (id: string) => `customers/${DESTINATIONS.googleCustomer}/conversionActions/${id}`;
+/** The Data Manager stand-in's destination key: operating account / conversion action ID. */
+const DM_DESTINATION = (id: string) => `${DESTINATIONS.googleCustomer}/${id}`;
 
 type DemoPlatforms = Awaited<ReturnType<typeof startDemoPlatforms>>;
 interface Received {
@@ -48,8 +49,12 @@ describe('workflow templates in a real n8n', () => {
 	};
 	const events = (name: 'meta' | 'tiktok' | 'pinterest' | 'microsoft') =>
 		(platforms.standIns[name].received as Received[]).map((r) => r.event);
+	/** What the Data Manager stand-in recorded: each event with its destination (`account/action`). */
 	const googleRows = () =>
-		(platforms.standIns.google.received as Array<{ conversion: Record<string, unknown> }>).map((r) => r.conversion);
+		(platforms.standIns.googleDataManager.received as Array<{ destination: string; event: Record<string, unknown> }>).map((r): Record<string, unknown> => ({
+			...r.event,
+			destination: r.destination,
+		}));
 
 	beforeAll(async () => {
 		platforms = await startDemoPlatforms({ redisUrl: process.env.REDIS_URL, keyPrefix });
@@ -152,11 +157,11 @@ describe('workflow templates in a real n8n', () => {
 				['Schedule', sha(`${DESTINATIONS.metaPixel}|Schedule|tplBookingUid01`)],
 			]);
 			const googleNew = googleRows().slice(before.google);
-			expect(googleNew.map((c) => c.conversionAction).sort()).toEqual([
-				ACTION(DESTINATIONS.googleConversionAction),
-				ACTION(DESTINATIONS.googleScheduleAction),
+			expect(googleNew.map((c) => c.destination).sort()).toEqual([
+				DM_DESTINATION(DESTINATIONS.googleConversionAction),
+				DM_DESTINATION(DESTINATIONS.googleScheduleAction),
 			]);
-			expect(new Set(googleNew.map((c) => c.orderId)).size).toBe(2);
+			expect(new Set(googleNew.map((c) => c.transactionId)).size).toBe(2);
 
 			// 3. CRM deal won → Purchase with value and currency to all five; a redelivery sends nothing.
 			const counts = () => ({
@@ -175,10 +180,10 @@ describe('workflow templates in a real n8n', () => {
 			expect(events('pinterest').at(-1)).toMatchObject({ event_name: 'checkout', custom_data: { value: '1200.5', currency: 'USD' } });
 			expect(events('tiktok').at(-1)).toMatchObject({ event: 'Purchase', properties: { value: 1200.5, currency: 'USD' } });
 			expect(googleRows().at(-1)).toMatchObject({
-				conversionAction: ACTION(DESTINATIONS.googlePurchaseAction),
+				destination: DM_DESTINATION(DESTINATIONS.googlePurchaseAction),
 				conversionValue: 1200.5,
-				currencyCode: 'USD',
-				gclid: 'Cj0KCQiA-template-deal',
+				currency: 'USD',
+				adIdentifiers: { gclid: 'Cj0KCQiA-template-deal' },
 			});
 			expect(events('microsoft').at(-1)).toMatchObject({ eventName: 'purchase', customData: { value: 1200.5, currency: 'USD' } });
 			expect((await post()).status).toBe(200);

@@ -6,6 +6,7 @@ import type {
 	INodeType,
 } from 'n8n-workflow';
 import { LeadCapiGoogleAdsOAuth2Api } from '../../credentials/LeadCapiGoogleAdsOAuth2Api.credentials';
+import { LeadCapiGoogleDataManagerOAuth2Api } from '../../credentials/LeadCapiGoogleDataManagerOAuth2Api.credentials';
 import { LeadCapiRedisApi } from '../../credentials/LeadCapiRedisApi.credentials';
 import { LeadCapiWebhookApi } from '../../credentials/LeadCapiWebhookApi.credentials';
 import { LeadCapiMetaApi } from '../../credentials/LeadCapiMetaApi.credentials';
@@ -48,6 +49,7 @@ const CREDENTIALS: ICredentialType[] = [
 	new LeadCapiTiktokApi(),
 	new LeadCapiMicrosoftApi(),
 	new LeadCapiGoogleAdsOAuth2Api(),
+	new LeadCapiGoogleDataManagerOAuth2Api(),
 	new LeadCapiRedisApi(),
 	new LeadCapiWebhookApi(),
 ];

@@ -44,6 +44,7 @@ describe('credential type names', () => {
 		expect(found).toEqual(expected);
 		expect([...declared].sort()).toEqual([
 			'leadCapiGoogleAdsOAuth2Api',
+			'leadCapiGoogleDataManagerOAuth2Api',
 			'leadCapiMetaApi',
 			'leadCapiMicrosoftApi',
 			'leadCapiPinterestApi',

@@ -7,6 +7,17 @@ import {
 } from './constants';
 import { buildGoogleClickConversion, googleUserData, type GoogleClickConversion } from './payload';
 import { googlePreviewRequest, sendGoogleChunk } from './sender';
+import {
+	DATA_MANAGER_MAX_EVENTS_PER_REQUEST,
+	dataManagerDestinationId,
+	type GoogleDataManagerConfig,
+} from './dataManagerConfig';
+import {
+	buildDataManagerEvent,
+	dataManagerUserData,
+	type DataManagerEvent,
+} from './dataManagerPayload';
+import { dataManagerPreviewRequest, sendDataManagerChunk } from './dataManagerSender';
 
 /**
  * Google Ads click conversion upload, including enhanced conversions for leads. The destination
@@ -24,7 +35,57 @@ export const googleAdapter: PlatformAdapter<GoogleAdsConfig, GoogleClickConversi
 	previewRequest: googlePreviewRequest,
 };
 
+/**
+ * Google Ads conversions through the Data Manager API (events.ingest), the default for new
+ * users: OAuth with the datamanager scope, no developer token. Same platform, event names and
+ * destination string as the Google Ads API adapter, so event ids, dedup keys and transaction
+ * ids do not change when a node switches API.
+ */
+export const googleDataManagerAdapter: PlatformAdapter<GoogleDataManagerConfig, DataManagerEvent> =
+	{
+		platform: 'google',
+		eventNameByState: GOOGLE_EVENT_BY_STATE,
+		maxBatchSize: DATA_MANAGER_MAX_EVENTS_PER_REQUEST,
+		eventWindowSeconds: GOOGLE_EVENT_WINDOW_SECONDS,
+		destinationId: dataManagerDestinationId,
+		userData: dataManagerUserData,
+		buildEvent: buildDataManagerEvent,
+		sendChunk: sendDataManagerChunk,
+		previewRequest: dataManagerPreviewRequest,
+	};
+
 export * from './constants';
+export * from './dataManagerConfig';
+export type {
+	DataManagerAddress,
+	DataManagerEvent,
+	DataManagerUserIdentifier,
+} from './dataManagerPayload';
+export { buildDataManagerEvent, dataManagerUserData } from './dataManagerPayload';
+export type { DataManagerDestinationStatus, DataManagerStatusResult } from './dataManagerSender';
+export {
+	dataManagerDestination,
+	dataManagerIngestBody,
+	dataManagerIngestUrl,
+	dataManagerPreviewRequest,
+	dataManagerSecrets,
+	dataManagerStatusRequest,
+	fetchDataManagerRequestStatus,
+	sendDataManagerChunk,
+} from './dataManagerSender';
+export type {
+	DataManagerErrorParts,
+	DataManagerFieldViolation,
+	DataManagerRpcStatus,
+} from './dataManagerErrors';
+export {
+	REQUEST_LEVEL_REASONS,
+	classifyDataManagerResponse,
+	describeDataManagerError,
+	eventIndexOf,
+	isDataManagerTokenRejection,
+	readDataManagerError,
+} from './dataManagerErrors';
 export type { GoogleAdsConfig, GoogleAdsConnection } from './config';
 export { normalizeCustomerId, conversionActionResourceName } from './config';
 export type { GoogleClickConversion, GoogleUserData, GoogleUserIdentifier } from './payload';
@@ -56,3 +117,9 @@ export {
 	isAccessTokenRejection,
 	readRpcError,
 } from './errors';
+export type { DataManagerAdjustment } from './dataManagerAdjust';
+export {
+	RETRACTION_UNSUPPORTED,
+	adjustmentEventName,
+	dataManagerRestatementAdapter,
+} from './dataManagerAdjust';

@@ -1,0 +1,199 @@
+#!/usr/bin/env node
+/**
+ * Google sender, before and after issue 11: the Google Ads API adapter (uploadClickConversions)
+ * against the Data Manager adapter (events:ingest), through the core dispatch as built in dist/.
+ * Each stand-in runs in its own process (its CPU is not ours). Dedup off, so only building,
+ * sending and reading answers are measured. Prints CPU µs per event, wall µs per event and HTTP
+ * requests per 1,000 leads, for all-valid leads and for 1,000 leads of which one is refused.
+ *
+ *   npm run build && node bench/google.js [--n 10000] [--runs 5]
+ */
+const { spawn } = require('node:child_process');
+const path = require('node:path');
+const { generateLeads } = require('./lib/leads.js');
+
+const ROOT = path.join(__dirname, '..');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const shared = require(path.join(ROOT, 'dist/shared'));
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const google = require(path.join(ROOT, 'dist/shared/platforms/google'));
+
+const arg = (name, fallback) => {
+	const i = process.argv.indexOf(`--${name}`);
+	return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const N = arg('n', 10_000);
+const RUNS = arg('runs', 5);
+
+/** Starts a stand-in script in its own process; resolves with its URL and access token. */
+function startChild(script, args) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(
+			process.execPath,
+			[path.join(ROOT, 'test/standins', script), '--port', '0', ...args],
+			{
+				stdio: ['ignore', 'pipe', 'inherit'],
+			},
+		);
+		let out = '';
+		child.stdout.on('data', (chunk) => {
+			out += chunk;
+			const url = /listening on (http:\/\/\S+)/.exec(out);
+			const token = /oauthTokenData: (\{.*\})/.exec(out);
+			if (url && token) resolve({ url: url[1], token: JSON.parse(token[1]).access_token, child });
+		});
+		child.on('error', reject);
+	});
+}
+
+async function requestsOf(url) {
+	const res = await fetch(`${url}/__standin/received`);
+	const body = /** @type {{ requests: Array<{ path: string }> }} */ (await res.json());
+	await fetch(`${url}/__standin/received`, { method: 'DELETE' });
+	return body.requests.filter((r) => !r.path.includes('googleAds:search')).length;
+}
+
+async function faults(url, list) {
+	await fetch(`${url}/__standin/faults`, { method: 'POST', body: JSON.stringify(list) });
+}
+
+function executor(token) {
+	return async (request) => {
+		const url = new URL(request.url);
+		for (const [k, v] of Object.entries(request.params ?? {})) url.searchParams.set(k, v);
+		const res = await fetch(url, {
+			method: request.method,
+			headers: {
+				'content-type': 'application/json',
+				authorization: `Bearer ${token}`,
+				...request.headers,
+			},
+			body: request.body === undefined ? undefined : JSON.stringify(request.body),
+		});
+		const text = await res.text();
+		return {
+			status: res.status,
+			headers: Object.fromEntries(res.headers),
+			data: text ? JSON.parse(text) : null,
+		};
+	};
+}
+
+async function measure(label, adapter, config, token, url, makeLeads, beforeRun = async () => {}) {
+	let items = [];
+	const cpu = [];
+	const wall = [];
+	let requests = 0;
+	let sent = 0;
+	for (let run = 0; run < RUNS; run++) {
+		// Fresh record ids each run: Google would answer a resent order id as a duplicate.
+		items = makeLeads(run).map((record) => ({ record, eventName: 'lead' }));
+		await beforeRun();
+		const transport = new shared.Transport({ executor: executor(token) });
+		const c0 = process.cpuUsage();
+		const t0 = process.hrtime.bigint();
+		const results = await shared.dispatch(items, {
+			adapter,
+			config,
+			transport,
+			store: null,
+			batchSize: 2000,
+		});
+		const t1 = process.hrtime.bigint();
+		const c1 = process.cpuUsage(c0);
+		cpu.push((c1.user + c1.system) / items.length);
+		wall.push(Number(t1 - t0) / 1000 / items.length);
+		requests = await requestsOf(url);
+		sent = results.filter((r) => r.status === 'sent').length;
+	}
+	const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+	return {
+		label,
+		n: items.length,
+		sent,
+		cpu_us_per_event: median(cpu).toFixed(1),
+		wall_us_per_event: median(wall).toFixed(1),
+		requests_per_1000: ((requests / items.length) * 1000).toFixed(2),
+	};
+}
+
+async function main() {
+	const ads = await startChild('google.js', ['--developer-token', 'bench-dev-token']);
+	const dm = await startChild('googleDataManager.js', []);
+	const adsConfig = {
+		developerToken: 'bench-dev-token',
+		customerId: '1234567890',
+		conversionAction: 'customers/1234567890/conversionActions/987654321',
+		timeZone: 'America/New_York',
+		baseUrl: ads.url,
+	};
+	const dmConfig = {
+		operatingAccountId: '1234567890',
+		conversionActionId: '987654321',
+		baseUrl: dm.url,
+	};
+	// Leads Google could match (an email or a gclid); the generator's other leads are skipped alike.
+	const stamp = Date.now();
+	const leads = (n, tag) => (run) => generateLeads(n, { idPrefix: `bench-${stamp}-${tag}-${run}` });
+	const rows = [];
+	rows.push(
+		await measure(
+			'Google Ads API, all valid',
+			google.googleAdapter,
+			adsConfig,
+			ads.token,
+			ads.url,
+			leads(N, 'ads'),
+		),
+	);
+	rows.push(
+		await measure(
+			'Data Manager, all valid',
+			google.googleDataManagerAdapter,
+			dmConfig,
+			dm.token,
+			dm.url,
+			leads(N, 'dm'),
+		),
+	);
+
+	// 1,000 leads, one refused: Data Manager fails the whole request naming events[i]; the sender
+	// fails that lead and resends the other 999 (one extra request). Queued as the stand-in's
+	// answer to the first request of each run.
+	const refused = {
+		error: {
+			code: 400,
+			status: 'INVALID_ARGUMENT',
+			message: 'There was a problem with the request.',
+			details: [
+				{
+					'@type': 'type.googleapis.com/google.rpc.BadRequest',
+					fieldViolations: [
+						{ field: 'events[500]', reason: 'INVALID_EVENT', description: 'bench' },
+					],
+				},
+			],
+		},
+	};
+	rows.push(
+		await measure(
+			'Data Manager, 1,000 with one refused',
+			google.googleDataManagerAdapter,
+			dmConfig,
+			dm.token,
+			dm.url,
+			(run) => {
+				return generateLeads(1000, { idPrefix: `bench-${stamp}-bad-${run}` });
+			},
+			() => faults(dm.url, [{ status: 400, body: refused }]),
+		),
+	);
+	console.table(rows);
+	ads.child.kill();
+	dm.child.kill();
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});

@@ -1,0 +1,216 @@
+import type { BuildContext, BuildOutcome } from '../../dispatch/types';
+import { readConsent, readValue, type ConsentSignal } from '../../events/consent';
+import {
+	hashSha256,
+	isSha256Hex,
+	type NormalizedIdentity,
+	type PlatformIdentity,
+} from '../../identity';
+import type { LeadRecord } from '../../types';
+import { GOOGLE_EVENT_BY_STATE } from './constants';
+import {
+	DATA_MANAGER_DEFAULT_EVENT_SOURCE,
+	DATA_MANAGER_MAX_USER_IDENTIFIERS,
+	type DataManagerConsentStatus,
+	type DataManagerEventSource,
+	type GoogleDataManagerConfig,
+} from './dataManagerConfig';
+
+/** AddressInfo: names hashed, region code and postal code in clear (user_data.proto). */
+export interface DataManagerAddress {
+	givenName: string;
+	familyName: string;
+	regionCode: string;
+	postalCode: string;
+}
+
+/** One UserIdentifier: a oneof, so exactly one of these per entry. */
+export type DataManagerUserIdentifier =
+	| { emailAddress: string }
+	| { phoneNumber: string }
+	| { address: DataManagerAddress };
+
+export interface DataManagerUserData {
+	adIdentifiers?: { gclid?: string; gbraid?: string; wbraid?: string };
+	userData?: { userIdentifiers: DataManagerUserIdentifier[] };
+}
+
+/** An Event as events:ingest takes it (REST, lowerCamelCase). */
+export interface DataManagerEvent extends DataManagerUserData {
+	/** Our event id: deterministic, 64 hex, no PII. The same id again is an adjustment, never a duplicate. */
+	transactionId: string;
+	/** RFC 3339 in UTC. */
+	eventTimestamp: string;
+	/** Adjustments only: when the conversion was last updated (RFC 3339, UTC). */
+	lastUpdatedTimestamp?: string;
+	eventSource: DataManagerEventSource;
+	conversionValue?: number;
+	currency?: string;
+	consent?: { adUserData?: DataManagerConsentStatus; adPersonalization?: DataManagerConsentStatus };
+}
+
+const CLICK_ID_ORDER = ['gclid', 'gbraid', 'wbraid'] as const;
+
+interface Shaped {
+	data: DataManagerUserData;
+	matchKeys: string[];
+	warnings: string[];
+}
+
+/** One hashed value: as it arrived when it arrived hashed, else the SHA-256 of the normalized text. */
+function hashedValue(
+	identity: NormalizedIdentity,
+	field: 'first_name' | 'last_name',
+): string | undefined {
+	const value = identity.values[field]?.[0];
+	if (!value) return undefined;
+	return identity.hashedInput[field] && isSha256Hex(value)
+		? value.toLowerCase()
+		: hashSha256(value);
+}
+
+/**
+ * The address identifier, when the lead has all four parts Google requires: first and last
+ * name (normalized by shared/identity, hashed here with its hash), country and postal code in
+ * clear. Region code upper case is UNCONFIRMED (ISO-3166-1 alpha-2 codes are written so).
+ */
+function addressOf(
+	identity: NormalizedIdentity | undefined,
+): DataManagerAddress | 'hashed' | undefined {
+	if (!identity) return undefined;
+	const country = identity.values.country?.[0];
+	const postal = identity.values.postal_code?.[0];
+	const givenName = hashedValue(identity, 'first_name');
+	const familyName = hashedValue(identity, 'last_name');
+	if (!country || !postal || !givenName || !familyName) return undefined;
+	if (identity.hashedInput.country || identity.hashedInput.postal_code) return 'hashed';
+	if (!/^[a-z]{2}$/i.test(country)) return undefined;
+	return { givenName, familyName, regionCode: country.toUpperCase(), postalCode: postal };
+}
+
+/**
+ * The user data exactly as sent: one click id (gclid, then gbraid, then wbraid), and unless the
+ * lead denied ad_user_data up to ten identifiers: emails, phones, then the address. Email and
+ * phone come from the identity rendered with Google's profile (E.164, gmail dots removed, SHA-256
+ * hex); nothing is normalized again here.
+ */
+function shapeUserData(
+	user: PlatformIdentity,
+	identity: NormalizedIdentity | undefined,
+	adUserData: ConsentSignal | undefined,
+): Shaped {
+	const data: DataManagerUserData = {};
+	const matchKeys: string[] = [];
+	const warnings: string[] = [];
+	const present = CLICK_ID_ORDER.filter((key) => user.values[key]?.[0]);
+	if (present.length > 0) {
+		const chosen = present[0];
+		data.adIdentifiers = { [chosen]: user.values[chosen]![0] };
+		matchKeys.push(chosen);
+		for (const dropped of present.slice(1)) {
+			warnings.push(
+				`click.${dropped}: not sent; one click id per conversion and ${chosen} comes first`,
+			);
+		}
+	}
+	const emails = user.values.email ?? [];
+	const phones = user.values.phone ?? [];
+	const address = addressOf(identity);
+	if (adUserData === 'denied') {
+		if (emails.length + phones.length > 0 || typeof address === 'object') {
+			warnings.push(
+				'consent.ad_user_data is denied: email, phone and address not sent (click id only)',
+			);
+		}
+		return { data, matchKeys, warnings };
+	}
+	if (address === 'hashed') {
+		warnings.push(
+			'address: not sent; Google needs country and postal code in clear, they arrived hashed',
+		);
+	}
+	const candidates: Array<[string, DataManagerUserIdentifier]> = [
+		...emails.map((emailAddress): [string, DataManagerUserIdentifier] => [
+			'emailAddress',
+			{ emailAddress },
+		]),
+		...phones.map((phoneNumber): [string, DataManagerUserIdentifier] => [
+			'phoneNumber',
+			{ phoneNumber },
+		]),
+		...(typeof address === 'object'
+			? [['address', { address }] as [string, DataManagerUserIdentifier]]
+			: []),
+	];
+	const kept = candidates.slice(0, DATA_MANAGER_MAX_USER_IDENTIFIERS);
+	if (candidates.length > kept.length) {
+		warnings.push(
+			`user identifiers: ${candidates.length - kept.length} of ${candidates.length} not sent; Google takes at most ${DATA_MANAGER_MAX_USER_IDENTIFIERS} per event (emails, then phones, then address)`,
+		);
+	}
+	if (kept.length > 0) {
+		data.userData = { userIdentifiers: kept.map(([, identifier]) => identifier) };
+		for (const [key] of kept) if (!matchKeys.includes(key)) matchKeys.push(key);
+	}
+	return { data, matchKeys, warnings };
+}
+
+/** The Identity Normalizer's view: what an Event for this lead says about the person. */
+export function dataManagerUserData(user: PlatformIdentity, record: LeadRecord): Shaped {
+	return shapeUserData(user, undefined, readConsent(record.consent?.ad_user_data));
+}
+
+function consentOf(record: LeadRecord): DataManagerEvent['consent'] {
+	const status = (signal: ConsentSignal | undefined): DataManagerConsentStatus | undefined =>
+		signal === undefined ? undefined : signal === 'granted' ? 'CONSENT_GRANTED' : 'CONSENT_DENIED';
+	const adUserData = status(readConsent(record.consent?.ad_user_data));
+	const adPersonalization = status(readConsent(record.consent?.ad_personalization));
+	if (!adUserData && !adPersonalization) return undefined;
+	return {
+		...(adUserData ? { adUserData } : {}),
+		...(adPersonalization ? { adPersonalization } : {}),
+	};
+}
+
+export function buildDataManagerEvent(
+	context: BuildContext,
+	config: GoogleDataManagerConfig,
+): BuildOutcome<DataManagerEvent> {
+	const { record, user } = context;
+	const adUserData = readConsent(record.consent?.ad_user_data);
+	const shaped = shapeUserData(user, context.identity, adUserData);
+	const { data, matchKeys } = shaped;
+	const warnings = [...user.warnings, ...shaped.warnings];
+	if (!data.adIdentifiers && !data.userData) {
+		const deniedContact =
+			adUserData === 'denied' && Boolean(user.values.email?.length || user.values.phone?.length);
+		return {
+			ok: false,
+			status: 'skipped',
+			reason: deniedContact
+				? 'consent.ad_user_data is denied and the lead has no Google click id (gclid, gbraid or wbraid): without consent only a click id may be sent'
+				: 'nothing Google can match: no click id (gclid, gbraid or wbraid) and no valid email, phone or address',
+			matchKeys,
+			warnings,
+		};
+	}
+	const event: DataManagerEvent = {
+		transactionId: context.eventId,
+		eventTimestamp: new Date(context.eventTime * 1000).toISOString().replace('.000Z', 'Z'),
+		eventSource: config.eventSource ?? DATA_MANAGER_DEFAULT_EVENT_SOURCE,
+		...data,
+	};
+	const value = readValue(record.value);
+	warnings.push(...value.warnings);
+	if (value.amount !== undefined && value.currency !== undefined) {
+		event.conversionValue = value.amount;
+		event.currency = value.currency;
+	} else if (context.eventName === GOOGLE_EVENT_BY_STATE.purchase) {
+		warnings.push(
+			"purchase without value.amount and value.currency: Google counts the conversion action's default value (value and currency are never guessed)",
+		);
+	}
+	const consent = consentOf(record);
+	if (consent) event.consent = consent;
+	return { ok: true, payload: event, matchKeys, warnings };
+}

@@ -1,0 +1,195 @@
+import { deriveEventId } from '../../../shared/events';
+import { normalizeIdentity, renderIdentity } from '../../../shared/identity';
+import {
+	buildDataManagerEvent,
+	classifyDataManagerResponse,
+	dataManagerIngestBody,
+	dataManagerPreviewRequest,
+	eventIndexOf,
+	googleAdapter,
+	googleDataManagerAdapter,
+	readDataManagerError,
+	type GoogleDataManagerConfig,
+} from '../../../shared/platforms/google';
+import type { LeadRecord } from '../../../shared/types';
+import { webLead } from '../../support/leads';
+
+/*
+ * Expected hashes computed independently of this code base:
+ *   python3 -c "import hashlib;print(hashlib.sha256(b'mary').hexdigest())"
+ */
+const EMAIL_LEAD_1 = 'e31f4fe4b2639f9c68e5fd7ae3a663f8a9f96e2f6f9b938d17bc530149891685'; // lead.1@example.com
+const PHONE_US = '1e231c66011e7a2d867a9cfae267a6aff103cf4913640b6e71a99850fc0ffbc8'; // +16505551212
+const MARY = '6915771be1c5aa0c886870b6951b03d7eafc121fea0e80a5ea83beb7c449f4ec'; // mary
+const ONEIL = '67a42a846e98e3c1a96cd6ba14883a5ea05990cd93964ce8b832aa9497ca785c'; // oneil
+const EVENT_TIME = 1_796_000_000; // 2026-11-30T00:53:20Z
+const GCLID = 'Cj0KCQiA-golden_GCLID1';
+const DESTINATION = 'customers/1234567890/conversionActions/987654321';
+
+const config = (overrides: Partial<GoogleDataManagerConfig> = {}): GoogleDataManagerConfig => ({
+	operatingAccountId: '1234567890',
+	conversionActionId: '987654321',
+	...overrides,
+});
+
+function build(record: LeadRecord, eventName = 'lead') {
+	const identity = normalizeIdentity(record, { eventTimeMs: EVENT_TIME * 1000 });
+	return buildDataManagerEvent(
+		{
+			record,
+			eventName,
+			eventId: deriveEventId(DESTINATION, eventName, String(record.record_id ?? 'r-1')),
+			eventTime: EVENT_TIME,
+			identity,
+			user: renderIdentity(identity, 'google'),
+		},
+		config(),
+	);
+}
+
+describe('the canonical lead as Data Manager receives it (golden event)', () => {
+	it('builds the exact Event: transaction id, UTC time, one click id, identifiers, consent, value', () => {
+		const lead = webLead(1, {
+			click: { gclid: GCLID, wbraid: 'wb-1' },
+			consent: { ad_user_data: 'granted', ad_personalization: 'denied' },
+			value: { amount: '120.50', currency: 'usd' },
+		});
+		const built = build(lead);
+		expect(built).toEqual({
+			ok: true,
+			payload: {
+				transactionId: deriveEventId(DESTINATION, 'lead', 'sub_1'),
+				eventTimestamp: '2026-11-30T00:53:20Z',
+				eventSource: 'WEB',
+				adIdentifiers: { gclid: GCLID },
+				userData: {
+					userIdentifiers: [
+						{ emailAddress: EMAIL_LEAD_1 },
+						{ phoneNumber: PHONE_US },
+						{
+							address: {
+								givenName: MARY,
+								familyName: ONEIL,
+								regionCode: 'US',
+								postalCode: expect.stringMatching(/^94105/),
+							},
+						},
+					],
+				},
+				consent: { adUserData: 'CONSENT_GRANTED', adPersonalization: 'CONSENT_DENIED' },
+				conversionValue: 120.5,
+				currency: 'USD',
+			},
+			matchKeys: ['gclid', 'emailAddress', 'phoneNumber', 'address'],
+			warnings: [expect.stringContaining('click.wbraid: not sent')],
+		});
+	});
+
+	it('sends the click id only when ad_user_data is denied, and says so', () => {
+		const built = build(webLead(1, { click: { gclid: GCLID }, consent: { ad_user_data: 'no' } }));
+		expect(built.ok && built.payload.userData).toBeUndefined();
+		expect(built.ok && built.payload.adIdentifiers).toEqual({ gclid: GCLID });
+		expect(built.warnings).toContain(
+			'consent.ad_user_data is denied: email, phone and address not sent (click id only)',
+		);
+	});
+
+	it('skips a lead with nothing Google can match, before any request', () => {
+		const built = build({ record_id: 'x', state: 'lead', contact: { email: 'not-an-email' } });
+		expect(built).toMatchObject({ ok: false, status: 'skipped' });
+	});
+
+	it('keeps at most ten identifiers: emails, then phones, then the address', () => {
+		const emails = Array.from({ length: 12 }, (_, i) => `p${i}@example.com`);
+		const built = build(
+			webLead(1, { contact: { email: emails, phone: '(650) 555-1212', country: 'US' } }),
+		);
+		const ids = built.ok ? built.payload.userData!.userIdentifiers : [];
+		expect(ids).toHaveLength(10);
+		expect(ids.every((id) => 'emailAddress' in id)).toBe(true);
+		expect(built.warnings.join(' ')).toContain('3 of 13 not sent');
+	});
+});
+
+describe('the events:ingest request', () => {
+	it('names the operating account that owns the action, the login account, HEX encoding and test mode', () => {
+		const body = dataManagerIngestBody(
+			[],
+			config({ loginAccountId: '5550001111', validateOnly: true }),
+		);
+		expect(body).toEqual({
+			destinations: [
+				{
+					operatingAccount: { accountType: 'GOOGLE_ADS', accountId: '1234567890' },
+					loginAccount: { accountType: 'GOOGLE_ADS', accountId: '5550001111' },
+					productDestinationId: '987654321',
+				},
+			],
+			events: [],
+			encoding: 'HEX',
+			validateOnly: true,
+		});
+		expect(dataManagerPreviewRequest([], config())).toMatchObject({
+			method: 'POST',
+			url: 'https://datamanager.googleapis.com/v1/events:ingest',
+		});
+	});
+
+	it('shares destination, event names and so event ids and dedup keys with the Google Ads API path', () => {
+		expect(googleDataManagerAdapter.destinationId(config())).toBe(
+			googleAdapter.destinationId({
+				developerToken: 't',
+				customerId: '1234567890',
+				conversionAction: DESTINATION,
+				timeZone: 'UTC',
+			}),
+		);
+		expect(googleDataManagerAdapter.eventNameByState).toBe(googleAdapter.eventNameByState);
+		expect(googleDataManagerAdapter.maxBatchSize).toBe(2000);
+	});
+});
+
+describe('the Data Manager error map', () => {
+	const error = (status: number, canonical: string, details: unknown[] = []) => ({
+		status,
+		headers: {},
+		data: { error: { code: status, status: canonical, message: 'm', details } },
+	});
+
+	it('reads the event index from a field path, in either case', () => {
+		expect(eventIndexOf({ field: 'events[12].user_data.user_identifiers[0]' })).toBe(12);
+		expect(eventIndexOf({ field: 'events[3].userData' })).toBe(3);
+		expect(eventIndexOf({ field: 'destinations[0].operating_account' })).toBeUndefined();
+		expect(eventIndexOf({})).toBeUndefined();
+	});
+
+	it('reads ErrorInfo, RequestInfo and BadRequest from details', () => {
+		const parts = readDataManagerError(
+			error(400, 'INVALID_ARGUMENT', [
+				{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'INVALID_FORMAT' },
+				{ '@type': 'type.googleapis.com/google.rpc.RequestInfo', requestId: 'r-1' },
+				{
+					'@type': 'type.googleapis.com/google.rpc.BadRequest',
+					fieldViolations: [{ field: 'events[0].currency', reason: 'INVALID_CURRENCY_CODE' }],
+				},
+			]).data,
+		);
+		expect(parts).toMatchObject({
+			reason: 'INVALID_FORMAT',
+			requestId: 'r-1',
+			violations: [{ field: 'events[0].currency' }],
+		});
+	});
+
+	it('throttles 429, retries 5xx, and treats 400/401/403 as final', () => {
+		expect(classifyDataManagerResponse(error(429, 'RESOURCE_EXHAUSTED')).kind).toBe('throttle');
+		expect(classifyDataManagerResponse(error(503, 'UNAVAILABLE')).kind).toBe('retry');
+		expect(classifyDataManagerResponse(error(504, 'DEADLINE_EXCEEDED')).kind).toBe('retry');
+		expect(classifyDataManagerResponse(error(400, 'INVALID_ARGUMENT')).kind).toBe('permanent');
+		expect(classifyDataManagerResponse(error(401, 'UNAUTHENTICATED')).kind).toBe('permanent');
+		expect(classifyDataManagerResponse(error(403, 'PERMISSION_DENIED')).kind).toBe('permanent');
+		expect(
+			classifyDataManagerResponse({ status: 200, headers: {}, data: { requestId: 'x' } }).kind,
+		).toBe('ok');
+	});
+});
