@@ -15,7 +15,7 @@ export class LeadCapiWebhookApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/lead-capture.svg', dark: 'file:../icons/lead-capture.dark.svg' };
 
-	documentationUrl = 'https://github.com/lead-capi/n8n-nodes-lead-capi#lead-capture-trigger';
+	documentationUrl = 'https://github.com/lead-capi/n8n-nodes-lead-capi/blob/main/docs/capture.md#setting-up-each-source';
 
 	properties: INodeProperties[] = [
 		{
