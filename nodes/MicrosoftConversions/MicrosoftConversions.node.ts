@@ -24,6 +24,7 @@ import {
 	senderOptions,
 } from '../common/descriptions';
 import { executeSender, type SenderSpec } from '../common/executeSender';
+import { credentialTestExecutor } from '../common/n8nExecutor';
 
 const microsoftSpec: SenderSpec<MicrosoftConfig, MicrosoftEvent> = {
 	adapter: microsoftAdapter,
@@ -61,7 +62,10 @@ async function microsoftConversionsApiTest(
 			apiToken: String(data.apiToken ?? ''),
 			baseUrl: data.baseUrl ? String(data.baseUrl) : undefined,
 		},
-		new Transport({ retry: { maxRetries: 1, maxTotalMs: 15_000 } }),
+		new Transport({
+			executor: credentialTestExecutor(this),
+			retry: { maxRetries: 1, maxTotalMs: 15_000 },
+		}),
 	);
 	return { status: result.ok ? 'OK' : 'Error', message: result.message };
 }
