@@ -9,6 +9,11 @@
  *
  * Env: LEAD_CAPI_DEV_PORT (default 5678), LEAD_CAPI_SITE_PORT (default 18082),
  *      REDIS_URL (default: 127.0.0.1:6379, or a redis-server started for the session).
+ *
+ * `npm run dev -- --check`: the same start on free ports, then one template runs as a user
+ * would run it (a CRM deal-won delivery to its webhook: one Purchase to all five stand-ins),
+ * prints what each stand-in received, stops everything and exits 0, or 1 when anything did not
+ * happen. CI runs it on an empty cache folder, so the fresh-machine path is proved.
  */
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -19,13 +24,16 @@ const { ensureRedis } = require('./local/redis.js');
 
 const OWNER = { email: 'dev@example.com', password: 'Lead-Capi-Dev-1' };
 
+const CHECK = process.argv.includes('--check');
+
 async function main() {
-	const port = Number(process.env.LEAD_CAPI_DEV_PORT || 5678);
+	const port = CHECK ? await n8n.freePort() : Number(process.env.LEAD_CAPI_DEV_PORT || 5678);
 	const home = n8n.ensureN8n();
 	const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: n8n.REPO, stdio: 'inherit' });
 	if (build.status !== 0) throw new Error('build failed');
 
-	const userFolder = path.join(n8n.REPO, '.dev', 'n8n');
+	const userFolder = path.join(n8n.REPO, '.dev', CHECK ? 'n8n-check' : 'n8n');
+	if (CHECK) fs.rmSync(userFolder, { recursive: true, force: true });
 	fs.mkdirSync(userFolder, { recursive: true });
 	const env = n8n.n8nEnv(home, userFolder, await n8n.freePort());
 	n8n.installPackage(userFolder, 'link');
@@ -33,7 +41,10 @@ async function main() {
 	const redis = await ensureRedis();
 	const platforms = await startDemoPlatforms({
 		redisUrl: redis.url,
-		ports: { meta: 18081, pinterest: 18083, tiktok: 18084, microsoft: 18085, google: 18086 },
+		ports: CHECK
+			? {}
+			: { meta: 18081, pinterest: 18083, tiktok: 18084, microsoft: 18085, google: 18086 },
+		keyPrefix: CHECK ? `leadcapi-devcheck-${Date.now()}` : undefined,
 	});
 	const credentialsFile = path.join(userFolder, 'demo-credentials.json');
 	fs.writeFileSync(credentialsFile, JSON.stringify(platforms.credentials, null, 2));
@@ -44,12 +55,21 @@ async function main() {
 		.map((f) => path.join(n8n.REPO, 'examples', f));
 	for (const file of examples) {
 		const workflow = JSON.parse(fs.readFileSync(file, 'utf8'));
-		const hasWebhook = workflow.nodes.some((/** @type {{ type: string }} */ n) => /webhook|Trigger$/i.test(n.type) && !/manualTrigger/.test(n.type));
+		const hasWebhook = workflow.nodes.some(
+			(/** @type {{ type: string }} */ n) =>
+				/webhook|Trigger$/i.test(n.type) && !/manualTrigger/.test(n.type),
+		);
 		n8n.importWorkflow(home, env, file, { activate: hasWebhook });
 	}
 
-	const server = await n8n.startServer(home, env, { port, logFile: path.join(userFolder, 'n8n.log') });
-	const demoSite = await startDemoSite(server.baseUrl, Number(process.env.LEAD_CAPI_SITE_PORT || 18082));
+	const server = await n8n.startServer(home, env, {
+		port,
+		logFile: path.join(userFolder, 'n8n.log'),
+	});
+	const demoSite = await startDemoSite(
+		server.baseUrl,
+		CHECK ? await n8n.freePort() : Number(process.env.LEAD_CAPI_SITE_PORT || 18082),
+	);
 	const cookie = await n8n.ownerSession(server.baseUrl, OWNER).catch(() => undefined);
 	// n8n 2.x activates workflows in the background after start-up: wait for their webhooks.
 	if (cookie) await n8n.waitForActiveWorkflows(server.baseUrl, cookie);
@@ -60,7 +80,8 @@ async function main() {
 		`  sign in: ${OWNER.email} / ${OWNER.password}`,
 		`  examples imported: ${examples.map((f) => path.basename(f)).join(', ')}`,
 		...Object.entries(platforms.standIns).map(
-			([name, standIn]) => `  ${name} stand-in: ${standIn.url} (what it received: GET ${standIn.url}/__standin/received)`,
+			([name, standIn]) =>
+				`  ${name} stand-in: ${standIn.url} (what it received: GET ${standIn.url}/__standin/received)`,
 		),
 		`  dedup Redis: ${redis.url}${redis.started ? ' (started for this session)' : ''}`,
 		`  demo site with the capture script: ${demoSite.url}/pricing?fbclid=IwAR_demo&utm_source=fb (type a work email, then submit)`,
@@ -70,6 +91,19 @@ async function main() {
 		'',
 	];
 	process.stdout.write(lines.join('\n') + '\n');
+	if (CHECK) {
+		let ok = false;
+		try {
+			ok = await checkTemplate(server.baseUrl, platforms.standIns);
+		} finally {
+			demoSite.close();
+			server.child.removeAllListeners('exit');
+			await server.stop();
+			await platforms.close();
+			redis.stop();
+		}
+		process.exit(ok ? 0 : 1);
+	}
 
 	const stop = async () => {
 		demoSite.close();
@@ -87,6 +121,48 @@ async function main() {
 			process.exit(code ?? 1);
 		});
 	});
+}
+
+/**
+ * `--check`: a CRM deal-won delivery to the template's webhook, as the ready lines suggest;
+ * passes when every one of the five stand-ins received exactly one event for it.
+ * @param {string} baseUrl
+ * @param {Record<string, { url: string }>} standIns
+ * @returns {Promise<boolean>}
+ */
+async function checkTemplate(baseUrl, standIns) {
+	const deal = {
+		objectId: Date.now(),
+		properties: { amount: { value: '1200' }, deal_currency_code: { value: 'USD' } },
+		contact: { email: 'buyer@example.com', phone: '+1 650 555 1212', country: 'US' },
+	};
+	const res = await fetch(`${baseUrl}/webhook/crm-deal-won`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(deal),
+	});
+	process.stdout.write(`check: POST /webhook/crm-deal-won -> HTTP ${res.status}\n`);
+	if (!res.ok) return false;
+	/** @type {Record<string, number>} */
+	let counts = {};
+	const deadline = Date.now() + 60_000;
+	while (Date.now() < deadline) {
+		counts = {};
+		for (const [name, standIn] of Object.entries(standIns)) {
+			const report = /** @type {{ received?: unknown[] }} */ (
+				await (await fetch(`${standIn.url}/__standin/received`)).json()
+			);
+			counts[name] = Array.isArray(report.received) ? report.received.length : 0;
+		}
+		if (Object.values(counts).every((n) => n >= 1)) break;
+		await new Promise((r) => setTimeout(r, 500));
+	}
+	const line = Object.entries(counts)
+		.map(([name, n]) => `${name} ${n}`)
+		.join(', ');
+	const ok = Object.values(counts).every((n) => n === 1);
+	process.stdout.write(`check: events received per stand-in: ${line} -> ${ok ? 'PASS' : 'FAIL'}\n`);
+	return ok;
 }
 
 /**
@@ -119,7 +195,9 @@ function startDemoSite(n8nBase, port) {
 		);
 	});
 	return new Promise((resolve) => {
-		server.listen(port, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${port}`, close: () => server.close() }));
+		server.listen(port, '127.0.0.1', () =>
+			resolve({ url: `http://127.0.0.1:${port}`, close: () => server.close() }),
+		);
 	});
 }
 

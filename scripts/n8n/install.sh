@@ -1,28 +1,64 @@
 #!/usr/bin/env bash
-# Install a real n8n into a cache folder outside the repository (idempotent).
+# Install a real n8n into a cache folder outside the repository, from a committed lockfile.
 #   scripts/n8n/install.sh            -> prints the install folder on stdout
-# Env: LEAD_CAPI_N8N_VERSION (default 1.123.81; "2.x" = the n8n 2.x the suite is tested with,
-#                            below; 2.36+ needs Node >= 24: set LEAD_CAPI_NODE)
+# Env: LEAD_CAPI_N8N_VERSION (default: the 1.x below; "2.x" = the n8n 2.x the suite is tested
+#                            with; 2.36+ needs Node >= 24: set LEAD_CAPI_NODE)
 #      LEAD_CAPI_N8N_HOME    (default ${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-lead-capi/n8n-<version>)
 #      LEAD_CAPI_NODE        node binary to install and run n8n with (default: node on PATH),
 #                            e.g. "$(scripts/n8n/install-node.sh)" for Node 24
-# n8n is ~1.8 GB (1.123) or ~2.9 GB (2.x) and needs ~4-6 minutes the first time; a second call
-# returns at once.
+#
+# Every n8n the project runs has its own package.json + package-lock.json under
+# scripts/n8n/runtimes/<version>/ (regenerate them with `npm run n8n:lock`). The install is
+# `npm ci` from that lockfile: nothing is resolved at install time, so a package published after
+# the n8n release cannot slip in (it did: @langchain/langgraph-checkpoint 1.2.2 beside the
+# @langchain/core n8n 1.123.81 pins, and `n8n start` was "not found"). None of this repository's
+# npm settings reach the install (npm run hands them down as npm_config_* variables).
+#
+# The folder is marked installed only after n8n has started once and answered its readiness
+# probe (scripts/n8n/probe.js). A folder without that mark (a broken or interrupted install, a
+# lockfile that changed) is wiped and installed again. n8n is ~1.8 GB (1.123) or ~2.9 GB (2.x)
+# and takes a few minutes the first time; a second call returns at once.
 set -euo pipefail
-VERSION="${LEAD_CAPI_N8N_VERSION:-1.123.81}"
-# The n8n 2.x the end-to-end suite runs (`npm run test:e2e:n8n2`): the newest 2.x that installs.
-# Not 2.41.3 (npm's "latest" when this was written): it pins @n8n/agents@0.26.2, a version the
-# registry does not have, so `npm install n8n@2.41.3` fails with ETARGET. 2.41.1 installs.
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# The n8n versions the project runs (each has scripts/n8n/runtimes/<version>/).
+N8N1_VERSION=1.123.81
+# The n8n 2.x the end-to-end suite runs (`npm run test:e2e:n8n2`). Not 2.41.3 (npm's "latest"
+# when this was written): it pins @n8n/agents@0.26.2, a version the registry does not have.
 N8N2_VERSION=2.41.1
-if [ "$VERSION" = 2.x ]; then VERSION="$N8N2_VERSION"; fi
+VERSION="${LEAD_CAPI_N8N_VERSION:-$N8N1_VERSION}"
+case "$VERSION" in
+  2.x) VERSION="$N8N2_VERSION" ;;
+  1.x) VERSION="$N8N1_VERSION" ;;
+esac
+# LEAD_CAPI_N8N_RUNTIMES: another folder of runtimes (the install script's own tests).
+RUNTIMES="${LEAD_CAPI_N8N_RUNTIMES:-$HERE/runtimes}"
+RUNTIME="$RUNTIMES/$VERSION"
 DIR="${LEAD_CAPI_N8N_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-lead-capi/n8n-$VERSION}"
 log() { echo "n8n-install: $*" >&2; }
+
+if [ ! -f "$RUNTIME/package-lock.json" ] || [ ! -f "$RUNTIME/package.json" ]; then
+  log "no committed lockfile for n8n $VERSION ($RUNTIME/)."
+  log "Known: $(ls "$RUNTIMES" | tr '\n' ' ')— add one with: npm run n8n:lock -- $VERSION"
+  exit 1
+fi
 if [ -n "${LEAD_CAPI_NODE:-}" ]; then
   PATH="$(cd "$(dirname "$LEAD_CAPI_NODE")" && pwd):$PATH"; export PATH
 fi
 
+# Only npm settings that say where and how to reach the registry pass through; the rest
+# (this repository's legacy-peer-deps, ignore-scripts…, handed down by `npm run`) are dropped.
+for name in $(compgen -e); do
+  case "$(printf '%s' "$name" | tr '[:upper:]' '[:lower:]')" in
+    npm_config_registry | npm_config_cache | npm_config_userconfig | npm_config_globalconfig | \
+      npm_config_proxy | npm_config_https_proxy | npm_config_noproxy | npm_config_cafile | \
+      npm_config_strict_ssl | npm_config_nodedir | npm_config_@*:registry) ;;
+    npm_config_* | npm_package_* | npm_lifecycle_* | npm_command | npm_execpath | npm_node_execpath | init_cwd) unset "$name" ;;
+  esac
+done
+
 MARK="$DIR/.installed"
-WANT="n8n@$VERSION abi=$(node -p process.versions.modules)"
+LOCK_SUM="$(sha256sum "$RUNTIME/package-lock.json" | cut -c1-16)"
+WANT="n8n@$VERSION abi=$(node -p process.versions.modules) lock=$LOCK_SUM"
 installed() { [ -f "$MARK" ] && [ "$(cat "$MARK")" = "$WANT" ] && [ -f "$DIR/node_modules/n8n/bin/n8n" ]; }
 if installed; then
   echo "$DIR"
@@ -41,32 +77,31 @@ if command -v flock >/dev/null 2>&1; then
   fi
 fi
 cd "$DIR"
-# n8n-nodes-base depends on xlsx from cdn.sheetjs.com, a tarball outside the npm
-# registry; machines that only reach the registry fail there, so pin the last
-# xlsx published on npm instead.
-cat > package.json <<JSON
-{
-  "name": "lead-capi-n8n-runtime",
-  "private": true,
-  "dependencies": { "n8n": "$VERSION" },
-  "overrides": { "xlsx": "0.18.5" }
-}
-JSON
+if [ -e "$MARK" ] || [ -d node_modules ]; then
+  log "repairing $DIR (not marked installed for this lockfile and Node: $(cat "$MARK" 2>/dev/null || echo 'no mark'))"
+fi
+rm -f "$MARK"
+rm -rf node_modules
+cp "$RUNTIME/package.json" "$RUNTIME/package-lock.json" .
 # node-gyp must not download Node headers (offline machines): use the local ones.
 NODE_PREFIX="$(cd "$(dirname "$(command -v node)")/.." && pwd)"
 if [ -z "${npm_config_nodedir:-}" ] && [ -f "$NODE_PREFIX/include/node/node.h" ]; then
   export npm_config_nodedir="$NODE_PREFIX"
 fi
 t0=$(date +%s)
-log "installing n8n@$VERSION into $DIR (first time only, several minutes)"
-# --ignore-scripts: isolated-vm does not compile on Node 20 and would roll back
-# the whole install; the only native module n8n needs here is sqlite3 (below).
-npm install --no-audit --no-fund --loglevel=error --ignore-scripts >&2
-# Explicitly with scripts: under `npm run …` (and with this repository's .npmrc) npm hands
-# ignore-scripts=true down to child npm processes, and a rebuild that skips the scripts builds
-# nothing and still says "rebuilt dependencies successfully".
+log "installing n8n@$VERSION into $DIR from $RUNTIME/package-lock.json (first time only, several minutes)"
+# --ignore-scripts: isolated-vm does not compile on Node 20 and would roll back the whole
+# install; the only native module n8n needs here is sqlite3 (below).
+npm ci --ignore-scripts=true --no-audit --no-fund --loglevel=error >&2
+# With scripts, explicitly: a rebuild that skips the scripts builds nothing and still says
+# "rebuilt dependencies successfully".
 npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts --loglevel=error >&2
 node -e "require('$DIR/node_modules/sqlite3')" || { log "sqlite3 native module does not load"; exit 1; }
+log "n8n@$VERSION installed in $(( $(date +%s) - t0 )) s; starting it once (readiness probe)"
+node "$HERE/probe.js" "$DIR" >&2 || {
+  log "n8n@$VERSION did not start from $DIR: not marked installed (the next run installs again)"
+  exit 1
+}
 echo "$WANT" > "$MARK"
-log "n8n@$VERSION installed in $(( $(date +%s) - t0 )) s"
+log "n8n@$VERSION ready in $(( $(date +%s) - t0 )) s"
 echo "$DIR"
