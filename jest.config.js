@@ -24,6 +24,16 @@ module.exports = {
 			transform,
 		},
 		{
+			// Each node's execute()/webhook() with n8n's context mocked and nothing of ours: real
+			// Redis, loopback platform stand-ins (test/nodes/support builds the context).
+			displayName: 'nodes',
+			preset: 'ts-jest',
+			testEnvironment: 'node',
+			roots: ['<rootDir>/test/nodes'],
+			testMatch: ['<rootDir>/test/nodes/**/*.test.ts'],
+			transform,
+		},
+		{
 			displayName: 'browser',
 			preset: 'ts-jest',
 			testEnvironment: 'node',

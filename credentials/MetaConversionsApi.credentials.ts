@@ -1,14 +1,18 @@
 import { createHmac } from 'node:crypto';
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
 
-/** Meta dataset (pixel) + Conversions API access token. */
+/**
+ * Meta dataset (pixel) + Conversions API access token. Tested by the Meta Conversions node
+ * (testedBy `metaConversionsApiTest`), not by a declarative `test`: n8n reports a refused
+ * declarative test with its own generic message, and Meta's reason (e.g. code 190, the token)
+ * is what tells the user what to fix.
+ */
 export class MetaConversionsApi implements ICredentialType {
 	name = 'metaConversionsApi';
 
@@ -64,7 +68,7 @@ export class MetaConversionsApi implements ICredentialType {
 		},
 	];
 
-	/** The token in the query string (the test is a GET), plus appsecret_proof when configured. */
+	/** For the HTTP Request node: the token in the query string, plus appsecret_proof when configured. */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
@@ -75,14 +79,4 @@ export class MetaConversionsApi implements ICredentialType {
 		if (appSecret) qs.appsecret_proof = createHmac('sha256', appSecret).update(token).digest('hex');
 		return { ...requestOptions, qs };
 	}
-
-	/** Reads the dataset with the token: proves the token, the version and the dataset ID at once. */
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{ ($credentials.baseUrl || "https://graph.facebook.com").replace(/\\/+$/, "") }}',
-			url: '={{ "/" + ($credentials.apiVersion || "v26.0") + "/" + $credentials.pixelId }}',
-			method: 'GET',
-			qs: { fields: 'id,name' },
-		},
-	};
 }

@@ -24,3 +24,4 @@ export * from './capture/browser';
 export * from './rules';
 export { PLATFORM_ADAPTERS } from './platforms';
 export * from './stats';
+export { joinSentences } from './sentences';

@@ -1,6 +1,7 @@
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 	JsonObject,
@@ -19,6 +20,7 @@ import { leadCapiRedisConnectionTest } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
+	eventSubtitle,
 	leadInputProperties,
 	senderOptions,
 } from '../common/descriptions';
@@ -85,6 +87,16 @@ const googleSpec: SenderSpec<GoogleAdsConfig, GoogleClickConversion> = {
 	},
 };
 
+/** The standard events of the Event parameter (display name and the value sent). */
+const STANDARD_EVENTS: INodePropertyOptions[] = [
+	{ name: 'Contact', value: 'contact' },
+	{ name: 'Lead', value: 'lead' },
+	{ name: 'Partial Lead', value: 'partial_lead' },
+	{ name: 'Purchase', value: 'purchase' },
+	{ name: 'Registration', value: 'registration' },
+	{ name: 'Schedule', value: 'schedule' },
+];
+
 /**
  * Google Ads click conversion upload, including enhanced conversions for leads (hashed email and
  * phone). Programmatic rather than declarative: it batches, hashes, claims events in the dedup
@@ -97,8 +109,7 @@ export class GoogleAdsConversions implements INodeType {
 		icon: { light: 'file:../../icons/google.svg', dark: 'file:../../icons/google.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle:
-			'={{ $parameter["event"] === "custom" ? $parameter["customEventName"] : $parameter["event"] }}',
+		subtitle: eventSubtitle(STANDARD_EVENTS),
 		description:
 			'Upload lead conversions to Google Ads (click conversions and enhanced conversions for leads), hashed and sent exactly once',
 		defaults: { name: 'Google Ads Conversions' },
@@ -166,14 +177,7 @@ export class GoogleAdsConversions implements INodeType {
 				],
 			},
 			...eventProperties(
-				[
-					{ name: 'Contact', value: 'contact' },
-					{ name: 'Lead', value: 'lead' },
-					{ name: 'Partial Lead', value: 'partial_lead' },
-					{ name: 'Purchase', value: 'purchase' },
-					{ name: 'Registration', value: 'registration' },
-					{ name: 'Schedule', value: 'schedule' },
-				],
+				STANDARD_EVENTS,
 				'Label for results and event IDs: partial → partial_lead, lead → lead, contact → contact, schedule → schedule, registration → registration, purchase → purchase',
 			),
 			...leadInputProperties,

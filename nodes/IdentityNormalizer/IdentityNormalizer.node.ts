@@ -2,6 +2,7 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
@@ -19,6 +20,7 @@ import {
 } from '../../shared';
 import { leadCapiRedisConnectionTest } from '../common/credentialTests';
 import { resolveStore } from '../common/dedupStores';
+import { optionNameExpression } from '../common/descriptions';
 
 interface NormalizerOptions extends IDataObject {
 	defaultCountry?: string;
@@ -26,6 +28,15 @@ interface NormalizerOptions extends IDataObject {
 	outputField?: string;
 	recordField?: string;
 }
+
+/** The platforms a lead can be rendered for, by display name. */
+const PLATFORM_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Google Ads', value: 'google' },
+	{ name: 'Meta', value: 'meta' },
+	{ name: 'Microsoft Advertising', value: 'microsoft' },
+	{ name: 'Pinterest', value: 'pinterest' },
+	{ name: 'TikTok', value: 'tiktok' },
+];
 
 /**
  * Identity Normalizer: shows what the senders would send. It calls the very functions the
@@ -39,7 +50,7 @@ export class IdentityNormalizer implements INodeType {
 		icon: { light: 'file:../../icons/identity.svg', dark: 'file:../../icons/identity.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ ($parameter["platforms"] || []).join(", ") }}',
+		subtitle: `={{ $parameter["operation"] === "report" ? "Health report: last " + $parameter["hours"] + " h" : [].concat($parameter["platforms"] || []).length === 1 ? ${optionNameExpression('[].concat($parameter["platforms"])[0]', PLATFORM_OPTIONS, '"1 platform"')} : [].concat($parameter["platforms"] || []).length + " platforms" }}`,
 		description:
 			'Normalize and hash a lead\'s identity exactly as each ad platform receives it, with match keys, a match-quality estimate and warnings',
 		defaults: { name: 'Identity Normalizer' },
@@ -64,7 +75,7 @@ export class IdentityNormalizer implements INodeType {
 					{
 						name: 'Normalize',
 						value: 'normalize',
-						action: 'Normalize and hash each lead s identity',
+						action: 'Normalize and hash the identity of each lead',
 						description: 'Show what each platform would receive for each lead',
 					},
 					{
@@ -72,7 +83,7 @@ export class IdentityNormalizer implements INodeType {
 						value: 'report',
 						action: 'Report sends and match keys per destination',
 						description:
-							'Per destination: events sent, duplicate, skipped and failed, and the match keys and quality of what was sent',
+							'Per destination: events sent, duplicate, skipped and failed, and the match keys and quality of what was sent; per capture path: deliveries the Lead Capture Trigger refused, by reason',
 					},
 				],
 				default: 'normalize',
@@ -111,13 +122,7 @@ export class IdentityNormalizer implements INodeType {
 				displayName: 'Platforms',
 				name: 'platforms',
 				type: 'multiOptions',
-				options: [
-					{ name: 'Google Ads', value: 'google' },
-					{ name: 'Meta', value: 'meta' },
-					{ name: 'Microsoft Advertising', value: 'microsoft' },
-					{ name: 'Pinterest', value: 'pinterest' },
-					{ name: 'TikTok', value: 'tiktok' },
-				],
+				options: PLATFORM_OPTIONS,
 				default: ['google', 'meta', 'microsoft', 'pinterest', 'tiktok'],
 				description: 'The platforms to render the user data for, or to report on',
 			},
@@ -218,7 +223,10 @@ export class IdentityNormalizer implements INodeType {
 	}
 }
 
-/** One item per destination with its counters of the last hours. */
+/**
+ * One item per destination with its counters of the last hours, then one per capture path with
+ * its refused deliveries.
+ */
 async function healthReport(
 	ctx: IExecuteFunctions,
 	platforms: Platform[],
@@ -233,12 +241,17 @@ async function healthReport(
 		throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
 	}
 	let stats;
+	let refused;
 	try {
 		stats = await store!.readStats(prefix, { hours });
+		refused = await store!.readRefusals(prefix, { hours });
 	} catch (error) {
 		throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
 	}
-	return stats
-		.filter((s) => platforms.includes(s.platform))
-		.map((s) => ({ json: s as unknown as IDataObject, pairedItem: { item: 0 } }));
+	// Then one item per Lead Capture Trigger path that refused deliveries (bad signature, origin,
+	// size, body…): what would otherwise only show as "nothing arrives".
+	return [
+		...stats.filter((s) => platforms.includes(s.platform)),
+		...refused,
+	].map((s) => ({ json: s as unknown as IDataObject, pairedItem: { item: 0 } }));
 }

@@ -21,8 +21,9 @@ import {
 } from '../../shared';
 import { leadCapiRedisConnectionTest, leadCaptureSecretTest } from '../common/credentialTests';
 import { getRedisClient, redisConfigFromCredentials } from '../common/redisClients';
-import { captureTriggerProperties } from './description';
+import { captureTriggerProperties, captureTriggerSubtitle } from './description';
 import { readRawBody } from './readBody';
+import { recordRefusal, type Refusal } from './refusals';
 
 interface Settings extends IDataObject {
 	allowedOrigins?: string;
@@ -52,22 +53,32 @@ function header(req: Req, name: string): string | undefined {
 	return Array.isArray(value) ? value[0] : value;
 }
 
-/** Applies the allow-list; returns false (after answering 403) when the origin is refused. */
-function checkOrigin(req: Req, res: Res, allowedOrigins: string): boolean {
+/** Applies the allow-list; returns why the origin is refused, or undefined when it may send. */
+function checkOrigin(req: Req, res: Res, allowedOrigins: string): string | undefined {
 	const origin = header(req, 'origin');
 	const allowed = allowedOrigins
 		.split(',')
 		.map((o) => o.trim().replace(/\/+$/, ''))
 		.filter(Boolean);
-	if (!origin) return true;
+	if (!origin) return undefined;
 	if (allowed.length === 0 || allowed.includes(origin)) {
 		res.setHeader('Access-Control-Allow-Origin', origin);
 		res.setHeader('Vary', 'Origin');
-		return true;
+		return undefined;
 	}
 	res.removeHeader('Access-Control-Allow-Origin');
-	answer(res, 403, { ok: false, error: `origin ${origin} is not allowed to send captures here` });
-	return false;
+	return `origin ${origin.slice(0, 200)} is not allowed to send captures here`;
+}
+
+/** Answers a refused delivery, logs it (rate-limited) and counts it; starts nothing. */
+async function refuse(
+	ctx: IWebhookFunctions,
+	res: Res,
+	refusal: Refusal,
+): Promise<IWebhookResponseData> {
+	answer(res, refusal.status, { ok: false, error: refusal.reason });
+	await recordRefusal(ctx, refusal);
+	return { noWebhookResponse: true };
 }
 
 /** The capture core's configuration from the node's parameters and credential. */
@@ -134,7 +145,7 @@ export class LeadCaptureTrigger implements INodeType {
 		icon: { light: 'file:../../icons/lead-capture.svg', dark: 'file:../../icons/lead-capture.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ $parameter["source"] + ": /" + $parameter["path"] }}',
+		subtitle: captureTriggerSubtitle,
 		description:
 			'Starts the workflow with a canonical lead record for each capture from your site, a form tool, a scheduler or a CRM webhook',
 		defaults: { name: 'Lead Capture Trigger' },
@@ -224,14 +235,14 @@ export class LeadCaptureTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
-		if (!checkOrigin(req, res, settings.allowedOrigins ?? '')) return { noWebhookResponse: true };
+		const refused = (status: number, reason: string) =>
+			refuse(this, res, { status, reason, source, clientKey: settings.clientKey });
+		const originRefused = checkOrigin(req, res, settings.allowedOrigins ?? '');
+		if (originRefused) return refused(403, originRefused);
 
 		const limit = Math.max(1, Number(settings.maxBodyKb ?? 256)) * 1024;
 		const body = await readRawBody(req, limit);
-		if (!body.ok) {
-			answer(res, 413, { ok: false, error: `body too large (${body.size} bytes, limit ${limit})` });
-			return { noWebhookResponse: true };
-		}
+		if (!body.ok) return refused(413, `body too large (${body.size} bytes, limit ${limit})`);
 
 		const config = await captureConfig(this, source, settings, limit);
 		const outcome = processCapture(
@@ -244,10 +255,7 @@ export class LeadCaptureTrigger implements INodeType {
 			},
 			config,
 		);
-		if (outcome.kind === 'rejected') {
-			answer(res, outcome.status, { ok: false, error: outcome.reason });
-			return { noWebhookResponse: true };
-		}
+		if (outcome.kind === 'rejected') return refused(outcome.status, outcome.reason);
 		if (outcome.kind === 'ignored') {
 			answer(res, 200, { ok: true, ignored: outcome.reason });
 			return { noWebhookResponse: true };

@@ -1,7 +1,19 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { LEAD_RECORD_FIELDS } from '../../shared';
+import { LEAD_FIELD_OPTIONS, optionNameExpression } from '../common/descriptions';
 
 const PRESETS = ['typeform', 'tally', 'calendly', 'calcom'];
+
+/** Short source names for the canvas subtitle ("Typeform: /demo-form"). */
+const SOURCE_SHORT_NAMES: Record<string, string> = {
+	calcom: 'Cal.com',
+	calendly: 'Calendly',
+	script: 'Site script',
+	generic: 'Webhook',
+	tally: 'Tally',
+	typeform: 'Typeform',
+};
+
+export const captureTriggerSubtitle = `={{ (${optionNameExpression('$parameter["source"]', SOURCE_SHORT_NAMES, '$parameter["source"]')}) + ": /" + $parameter["path"] }}`;
 
 export const captureTriggerProperties: INodeProperties[] = [
 	{
@@ -43,11 +55,11 @@ export const captureTriggerProperties: INodeProperties[] = [
 		default: 'lead-capture',
 		required: true,
 		description:
-			'URL path of this trigger: the production URL is https://{your n8n}/webhook/{path}. Give each form or site its own path.',
+			'URL path of this trigger; the full URLs are under Webhook URLs at the top of this panel. Give each form or site its own path.',
 	},
 	{
 		displayName:
-			'Add this tag to every page with forms: &lt;script src="https://{your n8n}/webhook/{path}" async&gt;&lt;/script&gt;. It sends a partial capture once a valid email or phone is typed and a completed capture on submit, and nothing while consent is withheld.',
+			'Your script tag: open <b>Webhook URLs</b> at the top of this panel, choose <b>Production URL</b> and click the URL to copy it, then add &lt;script src="<i>the copied URL</i>" async&gt;&lt;/script&gt; to every page with forms. It sends a partial capture once a valid email or phone is typed and a completed capture on submit, and nothing while consent is withheld.',
 		name: 'scriptNotice',
 		type: 'notice',
 		default: '',
@@ -55,7 +67,7 @@ export const captureTriggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'In Typeform: Connect → Webhooks → Add a webhook with the production URL, then "Edit" → Secret: paste the same secret into the credential',
+			'In Typeform: Connect → Webhooks → Add a webhook with the Production URL (under Webhook URLs at the top of this panel), then "Edit" → Secret: paste the same secret into the credential',
 		name: 'typeformNotice',
 		type: 'notice',
 		default: '',
@@ -63,7 +75,7 @@ export const captureTriggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'In Tally: Integrations → Webhooks → Connect: the production URL, and a signing secret (the same one in the credential)',
+			'In Tally: Integrations → Webhooks → Connect: the Production URL (under Webhook URLs at the top of this panel), and a signing secret (the same one in the credential)',
 		name: 'tallyNotice',
 		type: 'notice',
 		default: '',
@@ -71,7 +83,7 @@ export const captureTriggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Calendly: create a webhook subscription (API v2, event invitee.created) with the production URL and a signing_key; put the signing key in the credential',
+			'Calendly: create a webhook subscription (API v2, event invitee.created) with the Production URL (under Webhook URLs at the top of this panel) and a signing_key; put the signing key in the credential',
 		name: 'calendlyNotice',
 		type: 'notice',
 		default: '',
@@ -79,7 +91,7 @@ export const captureTriggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'In Cal.com: Settings → Developer → Webhooks → New: the production URL, trigger "Booking Created", and a secret (the same one in the credential)',
+			'In Cal.com: Settings → Developer → Webhooks → New: the Production URL (under Webhook URLs at the top of this panel), trigger "Booking Created", and a secret (the same one in the credential)',
 		name: 'calcomNotice',
 		type: 'notice',
 		default: '',
@@ -211,7 +223,7 @@ export const captureTriggerProperties: INodeProperties[] = [
 						displayName: 'Lead Record Field',
 						name: 'path',
 						type: 'options',
-						options: LEAD_RECORD_FIELDS.map((path) => ({ name: path, value: path })),
+						options: LEAD_FIELD_OPTIONS,
 						default: 'contact.email',
 					},
 					{
@@ -260,6 +272,7 @@ export const captureTriggerProperties: INodeProperties[] = [
 			{
 				displayName: 'Capture Log Max Entries',
 				name: 'captureLogMaxEntries',
+				displayOptions: { show: { '/captureLog': ['redis'] } },
 				type: 'number',
 				typeOptions: { minValue: 100 },
 				default: 100000,
@@ -268,6 +281,7 @@ export const captureTriggerProperties: INodeProperties[] = [
 			{
 				displayName: 'Capture Log Name',
 				name: 'captureLogName',
+				displayOptions: { show: { '/captureLog': ['redis'] } },
 				type: 'string',
 				default: '',
 				description:
@@ -276,6 +290,7 @@ export const captureTriggerProperties: INodeProperties[] = [
 			{
 				displayName: 'Client Key',
 				name: 'clientKey',
+				displayOptions: { show: { '/captureLog': ['redis'] } },
 				type: 'string',
 				default: '',
 				placeholder: 'acme',
@@ -316,6 +331,7 @@ export const captureTriggerProperties: INodeProperties[] = [
 			{
 				displayName: 'Signature Tolerance (Seconds)',
 				name: 'toleranceSeconds',
+				displayOptions: { hide: { '/source': ['script'], '/authentication': ['none'] } },
 				type: 'number',
 				typeOptions: { minValue: 1 },
 				default: 300,

@@ -20,7 +20,7 @@ import {
 } from '../../shared';
 import { leadCapiRedisConnectionTest } from '../common/credentialTests';
 import { getRedisClient, redisConfigFromCredentials } from '../common/redisClients';
-import { ruleFilterProperties } from './description';
+import { ruleFilterOutputs, ruleFilterProperties, ruleFilterSubtitle } from './description';
 
 interface ConditionParameter {
 	field: string;
@@ -71,13 +71,12 @@ export class LeadRuleFilter implements INodeType {
 		icon: { light: 'file:../../icons/rule-filter.svg', dark: 'file:../../icons/rule-filter.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] === "preview" ? "preview" : $parameter["sendMode"] }}',
+		subtitle: ruleFilterSubtitle,
 		description: 'Decide with rules, not code, which leads fire conversions; preview rules on last week\'s captures',
 		defaults: { name: 'Lead Rule Filter' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
-		outputNames: ['Send', 'Skip'],
+		outputs: ruleFilterOutputs,
 		credentials: [
 			{
 				name: 'leadCapiRedisApi',
@@ -97,7 +96,7 @@ export class LeadRuleFilter implements INodeType {
 		const items = this.getInputData();
 		const policy = readPolicy(this);
 		if (this.getNodeParameter('operation', 0) === 'preview') {
-			return [[{ json: await preview(this, policy), pairedItem: { item: 0 } }], []];
+			return [[{ json: await preview(this, policy), pairedItem: { item: 0 } }]];
 		}
 		const recordField = ((this.getNodeParameter('options.recordField', 0, '') as string) ?? '').trim();
 		const send: INodeExecutionData[] = [];

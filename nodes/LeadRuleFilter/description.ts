@@ -1,4 +1,23 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { CASE_SENSITIVE_MATCH_TYPES, PATTERN_FREE_MATCH_TYPES } from '../../shared';
+import { optionNameExpression } from '../common/descriptions';
+
+/** What each send mode does, in the words of the canvas subtitle. */
+const SEND_MODE_SUBTITLES: Record<string, string> = {
+	booking: 'Send bookings',
+	automatic_partial: 'Send completed and partial leads',
+	automatic_completed: 'Send completed leads',
+	manual: 'Send approved leads',
+	automatic_match: 'Send matching leads',
+};
+
+export const ruleFilterSubtitle = `={{ $parameter["operation"] === "preview" ? "Preview: last 7 days" : ${optionNameExpression('$parameter["sendMode"]', SEND_MODE_SUBTITLES, '"Send or skip leads"')} }}`;
+
+/**
+ * The outputs: Send and Skip when filtering; one output named Preview when previewing (the
+ * report is no lead to send).
+ */
+export const ruleFilterOutputs = `={{ $parameter["operation"] === "preview" ? [{ "type": "main", "displayName": "Preview" }] : [{ "type": "main", "displayName": "Send" }, { "type": "main", "displayName": "Skip" }] }}`;
 
 export const ruleFilterProperties: INodeProperties[] = [
 	{
@@ -16,7 +35,7 @@ export const ruleFilterProperties: INodeProperties[] = [
 			{
 				name: 'Preview on Last 7 Days',
 				value: 'preview',
-				action: 'Preview the rules on last week s captures',
+				action: 'Preview the rules on the captures of the last 7 days',
 				description:
 					"Count how many of the last 7 days' captures these settings would have sent, from the trigger's capture log",
 			},
@@ -133,7 +152,9 @@ export const ruleFilterProperties: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						placeholder: '/pricing',
-						description: 'Lists: separated by commas or new lines',
+						description:
+							'In List, Not In List and Email Domain In: items separated by commas or new lines. Greater Than and Less Than: a number or an ISO date.',
+						displayOptions: { hide: { matchType: [...PATTERN_FREE_MATCH_TYPES] } },
 					},
 					{
 						displayName: 'Case Sensitive',
@@ -141,6 +162,7 @@ export const ruleFilterProperties: INodeProperties[] = [
 						type: 'boolean',
 						default: false,
 						description: 'Whether to compare text with case',
+						displayOptions: { show: { matchType: [...CASE_SENSITIVE_MATCH_TYPES] } },
 					},
 				],
 			},

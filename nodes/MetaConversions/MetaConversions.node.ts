@@ -1,15 +1,17 @@
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { meta, metaAdapter } from '../../shared';
-import { leadCapiRedisConnectionTest } from '../common/credentialTests';
+import { leadCapiRedisConnectionTest, metaConversionsApiTest } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
+	eventSubtitle,
 	leadInputProperties,
 	senderOptions,
 } from '../common/descriptions';
@@ -40,6 +42,18 @@ const metaSpec: SenderSpec<meta.MetaConfig, meta.MetaServerEvent> = {
 	},
 };
 
+/** The standard events of the Event parameter (display name and the value sent). */
+const STANDARD_EVENTS: INodePropertyOptions[] = [
+		{ name: 'Complete Registration', value: 'CompleteRegistration' },
+		{ name: 'Contact', value: 'Contact' },
+		{ name: 'Lead', value: 'Lead' },
+		{ name: 'Purchase', value: 'Purchase' },
+		{ name: 'Schedule', value: 'Schedule' },
+		{ name: 'Start Trial', value: 'StartTrial' },
+		{ name: 'Submit Application', value: 'SubmitApplication' },
+		{ name: 'Subscribe', value: 'Subscribe' },
+	];
+
 /**
  * Meta Conversions API sender. Programmatic rather than declarative: it batches, hashes,
  * claims events in the dedup store and maps per-event results back to items.
@@ -51,7 +65,7 @@ export class MetaConversions implements INodeType {
 		icon: { light: 'file:../../icons/meta.svg', dark: 'file:../../icons/meta.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{ $parameter["event"] === "custom" ? $parameter["customEventName"] : $parameter["event"] }}',
+		subtitle: eventSubtitle(STANDARD_EVENTS),
 		description:
 			'Send lead conversions to the Meta Conversions API: normalized, hashed and sent exactly once',
 		defaults: { name: 'Meta Conversions' },
@@ -59,7 +73,7 @@ export class MetaConversions implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'metaConversionsApi', required: true },
+			{ name: 'metaConversionsApi', required: true, testedBy: 'metaConversionsApiTest' },
 			{
 				name: 'leadCapiRedisApi',
 				required: true,
@@ -69,16 +83,7 @@ export class MetaConversions implements INodeType {
 		],
 		properties: [
 			...eventProperties(
-				[
-					{ name: 'Complete Registration', value: 'CompleteRegistration' },
-					{ name: 'Contact', value: 'Contact' },
-					{ name: 'Lead', value: 'Lead' },
-					{ name: 'Purchase', value: 'Purchase' },
-					{ name: 'Schedule', value: 'Schedule' },
-					{ name: 'Start Trial', value: 'StartTrial' },
-					{ name: 'Submit Application', value: 'SubmitApplication' },
-					{ name: 'Subscribe', value: 'Subscribe' },
-				],
+				STANDARD_EVENTS,
 				'Partial → PartialLead, lead → Lead, contact → Contact, schedule → Schedule, registration → CompleteRegistration, purchase → Purchase',
 			),
 			{
@@ -142,7 +147,7 @@ export class MetaConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiRedisConnectionTest },
+		credentialTest: { leadCapiRedisConnectionTest, metaConversionsApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

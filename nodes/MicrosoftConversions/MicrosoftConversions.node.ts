@@ -4,6 +4,7 @@ import type {
 	IExecuteFunctions,
 	INodeCredentialTestResult,
 	INodeExecutionData,
+	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
@@ -20,6 +21,7 @@ import { leadCapiRedisConnectionTest } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
+	eventSubtitleExpression,
 	leadInputProperties,
 	senderOptions,
 } from '../common/descriptions';
@@ -70,6 +72,16 @@ async function microsoftConversionsApiTest(
 	return { status: result.ok ? 'OK' : 'Error', message: result.message };
 }
 
+/** The standard events of the Event parameter (display name and the value sent). */
+const STANDARD_EVENTS: INodePropertyOptions[] = [
+	{ name: 'Contact', value: 'contact' },
+	{ name: 'Lead', value: 'lead' },
+	{ name: 'Partial Lead', value: 'partial_lead' },
+	{ name: 'Purchase', value: 'purchase' },
+	{ name: 'Schedule', value: 'schedule' },
+	{ name: 'Sign Up', value: 'sign_up' },
+];
+
 /**
  * Microsoft Advertising UET Conversions API sender. Programmatic rather than declarative: it
  * batches, hashes, claims events in the dedup store and maps per-event results back to items.
@@ -81,8 +93,7 @@ export class MicrosoftConversions implements INodeType {
 		icon: { light: 'file:../../icons/microsoft.svg', dark: 'file:../../icons/microsoft.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle:
-			'={{ $parameter["eventType"] === "pageLoad" ? "Page Load" : $parameter["event"] === "custom" ? $parameter["customEventName"] : $parameter["event"] }}',
+		subtitle: `={{ $parameter["eventType"] === "pageLoad" ? "Page load event" : ${eventSubtitleExpression(STANDARD_EVENTS)} }}`,
 		description:
 			'Send lead conversions to the Microsoft Advertising UET Conversions API: normalized, hashed and sent exactly once',
 		defaults: { name: 'Microsoft Conversions' },
@@ -104,14 +115,7 @@ export class MicrosoftConversions implements INodeType {
 		],
 		properties: [
 			...eventProperties(
-				[
-					{ name: 'Contact', value: 'contact' },
-					{ name: 'Lead', value: 'lead' },
-					{ name: 'Partial Lead', value: 'partial_lead' },
-					{ name: 'Purchase', value: 'purchase' },
-					{ name: 'Schedule', value: 'schedule' },
-					{ name: 'Sign Up', value: 'sign_up' },
-				],
+				STANDARD_EVENTS,
 				'Partial → partial_lead, lead → lead, contact → contact, schedule → schedule, registration → sign_up, purchase → purchase',
 				{
 					placeholder: 'qualified_lead',

@@ -4,6 +4,7 @@ import type {
 	IExecuteFunctions,
 	INodeCredentialTestResult,
 	INodeExecutionData,
+	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
@@ -13,6 +14,7 @@ import { leadCapiRedisConnectionTest } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
+	eventSubtitle,
 	leadInputProperties,
 	senderOptions,
 } from '../common/descriptions';
@@ -72,6 +74,29 @@ async function pinterestConversionsApiTest(
 	return { status: result.ok ? 'OK' : 'Error', message: result.message };
 }
 
+/** The standard events of the Event parameter (display name and the value sent). */
+const STANDARD_EVENTS: INodePropertyOptions[] = [
+	{ name: 'Checkout', value: 'checkout' },
+	{
+		name: 'Contact (Custom Event)',
+		value: 'custom:contact',
+		description: 'Sent as event_name custom with content_name contact',
+	},
+	{ name: 'Lead', value: 'lead' },
+	{
+		name: 'Partial Lead (Custom Event)',
+		value: 'custom:partial_lead',
+		description: 'Sent as event_name custom with content_name partial_lead',
+	},
+	{
+		name: 'Schedule (Custom Event)',
+		value: 'custom:schedule',
+		description: 'Sent as event_name custom with content_name schedule',
+	},
+	{ name: 'Signup', value: 'signup' },
+	{ name: 'Subscribe', value: 'subscribe' },
+];
+
 /**
  * Pinterest Conversions API v5 sender. Programmatic rather than declarative: it batches,
  * hashes, claims events in the dedup store and maps Pinterest's per-event results to items.
@@ -83,8 +108,7 @@ export class PinterestConversions implements INodeType {
 		icon: { light: 'file:../../icons/pinterest.svg', dark: 'file:../../icons/pinterest.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle:
-			'={{ $parameter["event"] === "custom" ? $parameter["customEventName"] : $parameter["event"] }}',
+		subtitle: eventSubtitle(STANDARD_EVENTS),
 		description:
 			'Send lead conversions to the Pinterest Conversions API: normalized, hashed and sent exactly once',
 		defaults: { name: 'Pinterest Conversions' },
@@ -102,27 +126,7 @@ export class PinterestConversions implements INodeType {
 		],
 		properties: [
 			...eventProperties(
-				[
-					{ name: 'Checkout', value: 'checkout' },
-					{
-						name: 'Contact (Custom Event)',
-						value: 'custom:contact',
-						description: 'Sent as event_name custom with content_name contact',
-					},
-					{ name: 'Lead', value: 'lead' },
-					{
-						name: 'Partial Lead (Custom Event)',
-						value: 'custom:partial_lead',
-						description: 'Sent as event_name custom with content_name partial_lead',
-					},
-					{
-						name: 'Schedule (Custom Event)',
-						value: 'custom:schedule',
-						description: 'Sent as event_name custom with content_name schedule',
-					},
-					{ name: 'Signup', value: 'signup' },
-					{ name: 'Subscribe', value: 'subscribe' },
-				],
+				STANDARD_EVENTS,
 				'Partial → custom (partial_lead), lead → lead, contact → custom (contact), schedule → custom (schedule), registration → signup, purchase → checkout',
 				{
 					placeholder: 'demo_booked',

@@ -1,6 +1,7 @@
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
@@ -12,10 +13,11 @@ import {
 	type TiktokEvent,
 	type TiktokEventSource,
 } from '../../shared/platforms/tiktok';
-import { leadCapiRedisConnectionTest } from '../common/credentialTests';
+import { leadCapiRedisConnectionTest, tiktokEventsApiTest } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
+	eventSubtitle,
 	leadInputProperties,
 	senderOptions,
 } from '../common/descriptions';
@@ -59,6 +61,16 @@ const tiktokSpec: SenderSpec<TiktokConfig, TiktokEvent> = {
 	},
 };
 
+/** The standard events of the Event parameter (display name and the value sent). */
+const STANDARD_EVENTS: INodePropertyOptions[] = [
+	{ name: 'Complete Registration', value: 'CompleteRegistration' },
+	{ name: 'Contact', value: 'Contact' },
+	{ name: 'Purchase', value: 'Purchase' },
+	{ name: 'Schedule', value: 'Schedule' },
+	{ name: 'Submit Form', value: 'SubmitForm' },
+	{ name: 'Subscribe', value: 'Subscribe' },
+];
+
 /**
  * TikTok Events API 2.0 sender. Programmatic rather than declarative: it batches, hashes,
  * claims events in the dedup store and maps per-event results back to items.
@@ -70,8 +82,7 @@ export class TiktokEvents implements INodeType {
 		icon: { light: 'file:../../icons/tiktok.svg', dark: 'file:../../icons/tiktok.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle:
-			'={{ $parameter["event"] === "custom" ? $parameter["customEventName"] : $parameter["event"] }}',
+		subtitle: eventSubtitle(STANDARD_EVENTS),
 		description:
 			'Send lead conversions to the TikTok Events API: normalized, hashed and sent exactly once',
 		defaults: { name: 'TikTok Events' },
@@ -79,7 +90,7 @@ export class TiktokEvents implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'tiktokEventsApi', required: true },
+			{ name: 'tiktokEventsApi', required: true, testedBy: 'tiktokEventsApiTest' },
 			{
 				name: 'leadCapiRedisApi',
 				required: true,
@@ -89,14 +100,7 @@ export class TiktokEvents implements INodeType {
 		],
 		properties: [
 			...eventProperties(
-				[
-					{ name: 'Complete Registration', value: 'CompleteRegistration' },
-					{ name: 'Contact', value: 'Contact' },
-					{ name: 'Purchase', value: 'Purchase' },
-					{ name: 'Schedule', value: 'Schedule' },
-					{ name: 'Submit Form', value: 'SubmitForm' },
-					{ name: 'Subscribe', value: 'Subscribe' },
-				],
+				STANDARD_EVENTS,
 				'Partial → PartialLead (custom event, not optimisable), lead → SubmitForm, contact → Contact, schedule → Schedule, registration → CompleteRegistration, purchase → Purchase',
 			),
 			{
@@ -170,7 +174,7 @@ export class TiktokEvents implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiRedisConnectionTest },
+		credentialTest: { leadCapiRedisConnectionTest, tiktokEventsApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -3,7 +3,7 @@ import type {
 	ICredentialTestFunctions,
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
-import { testRedisConnection } from '../../shared';
+import { meta, testRedisConnection, tiktok, Transport } from '../../shared';
 import { redisConfigFromCredentials } from './redisClients';
 
 /** Connects to the dedup Redis and PINGs it, with a timeout and a friendly message. */
@@ -44,4 +44,55 @@ export async function leadCaptureSecretTest(
 		status: 'OK',
 		message: `Signing secret set: ${secret.length} characters${advice}. Deliveries are verified with it.`,
 	};
+}
+
+/** Platform calls of a credential test: one retry for a blip, never a minute of backoff. */
+const testTransport = () =>
+	new Transport({ timeoutMs: 10_000, retry: { maxRetries: 1, maxTotalMs: 15_000 } });
+
+const text = (value: unknown): string | undefined => (value ? String(value) : undefined);
+
+/**
+ * Meta: reads the dataset with the token and says Meta's own reason when it refuses (e.g.
+ * "Invalid OAuth access token - Cannot parse access token [code 190 …]"). Programmatic, not a
+ * declarative `test` on the credential: for a non-2xx answer n8n shows only its generic status
+ * message ("Bad request - please check your parameters"), never Meta's.
+ */
+export async function metaConversionsApiTest(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const data = credential.data ?? {};
+	const result = await meta.testMetaCredentials(
+		{
+			pixelId: String(data.pixelId ?? ''),
+			accessToken: String(data.accessToken ?? ''),
+			appSecret: text(data.appSecret),
+			apiVersion: text(data.apiVersion),
+			baseUrl: text(data.baseUrl),
+		},
+		testTransport(),
+	);
+	return { status: result.ok ? 'OK' : 'Error', message: result.message };
+}
+
+/**
+ * TikTok: posts to event/track with the pixel code and no events (records nothing) and says
+ * TikTok's own reason when it refuses the token or the pixel (e.g. "Access token is incorrect or
+ * has been revoked. … [code 40105, request_id …]").
+ */
+export async function tiktokEventsApiTest(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const data = credential.data ?? {};
+	const result = await tiktok.testTiktokCredentials(
+		{
+			pixelCode: String(data.pixelCode ?? ''),
+			accessToken: String(data.accessToken ?? ''),
+			baseUrl: text(data.baseUrl),
+		},
+		testTransport(),
+	);
+	return { status: result.ok ? 'OK' : 'Error', message: result.message };
 }

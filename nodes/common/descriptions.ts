@@ -2,6 +2,41 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { LEAD_RECORD_FIELDS } from '../../shared';
 
 /**
+ * An expression (without `={{ }}`) that reads as the label of the value `valueExpression` has
+ * (an option's display name, or a label from a value → label map), or `fallback` (an
+ * expression) for any other value. For subtitles: the canvas shows what a marketer picked,
+ * never an internal value.
+ */
+export function optionNameExpression(
+	valueExpression: string,
+	labels: INodePropertyOptions[] | Record<string, string>,
+	fallback: string,
+): string {
+	const pairs = Array.isArray(labels)
+		? labels.map((option) => [option.value, option.name] as const)
+		: Object.entries(labels);
+	return pairs.reduceRight(
+		(rest, [value, label]) =>
+			`${valueExpression} === ${JSON.stringify(value)} ? ${JSON.stringify(label)} : ${rest}`,
+		fallback,
+	);
+}
+
+/**
+ * A sender's subtitle as an expression (without `={{ }}`): "Event from lead state", "Event:
+ * Complete Registration" (the display name of a standard event) or "Custom event: {name}".
+ */
+export function eventSubtitleExpression(standardEvents: INodePropertyOptions[]): string {
+	const event = '$parameter["event"]';
+	const named = optionNameExpression(event, standardEvents, event);
+	return `${event} === "fromState" ? "Event from lead state" : ${event} === "custom" ? "Custom event: " + $parameter["customEventName"] : "Event: " + (${named})`;
+}
+
+export function eventSubtitle(standardEvents: INodePropertyOptions[]): string {
+	return `={{ ${eventSubtitleExpression(standardEvents)} }}`;
+}
+
+/**
  * The Event parameter of a sender: From Lead State (the default: the platform's row of the
  * event-name table), the platform's standard events, or a custom name.
  */
@@ -42,9 +77,30 @@ export function eventProperties(
  * properties plus these.
  */
 
-const FIELD_OPTIONS: INodePropertyOptions[] = LEAD_RECORD_FIELDS.map((path) => ({
-	name: path,
+/** Click ids keep the names the ad platforms give them (fbclid, gclid, …). */
+const CLICK_PARTS: ReadonlySet<string> = new Set(['click']);
+const WORDS: Record<string, string> = { id: 'ID', ip: 'IP', url: 'URL' };
+
+function titleWords(part: string): string {
+	return part
+		.split('_')
+		.map((word) => WORDS[word] ?? word.charAt(0).toUpperCase() + word.slice(1))
+		.join(' ');
+}
+
+/** "contact.first_name" → "Contact: First Name"; "click.gclid" → "Click: gclid". */
+export function leadFieldLabel(path: string): string {
+	const [group, field] = path.split('.');
+	if (field === undefined) return titleWords(group);
+	const name = CLICK_PARTS.has(group) && !field.includes('_') ? field : titleWords(field);
+	return `${titleWords(group)}: ${name}`;
+}
+
+/** The lead record fields as options: a readable name, the record path as the description. */
+export const LEAD_FIELD_OPTIONS: INodePropertyOptions[] = LEAD_RECORD_FIELDS.map((path) => ({
+	name: leadFieldLabel(path),
 	value: path,
+	description: path,
 }));
 
 export const leadInputProperties: INodeProperties[] = [
@@ -88,7 +144,7 @@ export const leadInputProperties: INodeProperties[] = [
 						displayName: 'Lead Record Field',
 						name: 'path',
 						type: 'options',
-						options: FIELD_OPTIONS,
+						options: LEAD_FIELD_OPTIONS,
 						default: 'contact.email',
 					},
 					{
@@ -162,6 +218,7 @@ const commonOptions: INodeProperties[] = [
 	{
 		displayName: 'Dedup TTL (Days)',
 		name: 'dedupTtlDays',
+		displayOptions: { hide: { '/dedupStore': ['off'] } },
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		default: 30,
@@ -205,6 +262,7 @@ const commonOptions: INodeProperties[] = [
 	{
 		displayName: 'If Dedup Store Is Unavailable',
 		name: 'dedupFailMode',
+		displayOptions: { show: { '/dedupStore': ['redis'] } },
 		type: 'options',
 		options: [
 			{

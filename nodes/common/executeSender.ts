@@ -7,7 +7,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import {
+	DEDUP_FAIL_CLOSED_NOTE,
 	dispatch,
+	joinSentences,
 	namespacedPrefix,
 	readLeadRecord,
 	Transport,
@@ -140,11 +142,53 @@ function summary(results: ItemResult[]): string {
 		.join(', ');
 }
 
+/** n8n's own name for the setting that outputs failed items instead of stopping (1.x and 2.x). */
+const ON_ERROR_ADVICE =
+	'To get one result per item instead of this error, set Settings → On Error → Continue (using error output).';
+
+/**
+ * The error a failed item raises when On Error is "Stop Workflow": headlined by what failed (the
+ * dedup store when it was unavailable, else the platform and the item), described by what this
+ * run did and what to change.
+ */
+function failedItemError(
+	ctx: IExecuteFunctions,
+	platform: string,
+	results: ItemResult[],
+	index: number,
+): NodeApiError | NodeOperationError {
+	const failed = results[index];
+	const error = failed.error ?? 'unknown error';
+	const storeDown = failed.dedup === 'unavailable' && error.endsWith(DEDUP_FAIL_CLOSED_NOTE);
+	const message = storeDown
+		? error.slice(0, -DEDUP_FAIL_CLOSED_NOTE.length).trim()
+		: `${platform}: item ${index} failed: ${error}`;
+	const next = storeDown
+		? DEDUP_FAIL_CLOSED_NOTE
+		: failed.retryable
+			? 'Events that were sent are recorded, so retrying the execution sends only the ones not sent yet.'
+			: 'Events that were sent are recorded and are not sent twice; correct what the message names for this item.';
+	const description = joinSentences(
+		storeDown ? undefined : error,
+		`This run: ${summary(results)}`,
+		next,
+		ON_ERROR_ADVICE,
+	);
+	if (!storeDown && failed.response && typeof failed.response === 'object') {
+		return new NodeApiError(ctx.getNode(), failed.response as JsonObject, {
+			itemIndex: index,
+			message,
+			description,
+		});
+	}
+	return new NodeOperationError(ctx.getNode(), message, { itemIndex: index, description });
+}
+
 /**
  * The whole execute() of a sender node: read items → dispatch through the core → one output
- * item per input item with pairedItem. Without "Continue On Fail" the first failed item raises
- * an error after the batch has been dispatched (the other items were sent and recorded, so a
- * re-run sends only what is missing); with it, failed items are output with their error.
+ * item per input item with pairedItem. With On Error "Stop Workflow" the first failed item raises
+ * an error after the batch has been dispatched (the other items were sent and recorded); with
+ * "Continue", failed items are output with their error.
  */
 export async function executeSender<Config, Payload>(
 	ctx: IExecuteFunctions,
@@ -161,7 +205,7 @@ export async function executeSender<Config, Payload>(
 		},
 	});
 	// What the whole run needs (credentials, the platform config, the dedup store). When it
-	// fails, nothing can be sent: with "Continue On Fail" every item says why, else the node fails.
+	// fails, nothing can be sent: with On Error "Continue" every item says why, else the node fails.
 	let setup: { config: Config; store: DedupStore | null; keyPrefix: string };
 	try {
 		const credentials = await ctx.getCredentials(spec.credentialName);
@@ -185,7 +229,7 @@ export async function executeSender<Config, Payload>(
 					: new NodeOperationError(ctx.getNode(), errorMessage(error));
 			throw nodeError;
 		}
-		const message = `${errorMessage(error)}. Nothing was sent.`;
+		const message = joinSentences(errorMessage(error), 'Nothing was sent.');
 		return [
 			items.map((_item, i) => ({
 				json: {
@@ -219,19 +263,7 @@ export async function executeSender<Config, Payload>(
 
 	if (!ctx.continueOnFail()) {
 		const index = results.findIndex((r) => r.status === 'failed');
-		if (index >= 0) {
-			const failed = results[index];
-			const description = `${failed.error ?? 'failed'}. This run: ${summary(results)}. Events that were sent are recorded, so running again sends only what is missing. Turn on "Continue On Fail" to get one result per item instead.`;
-			const message = `${spec.adapter.platform}: item ${index} failed: ${failed.error ?? 'unknown error'}`;
-			if (failed.response && typeof failed.response === 'object') {
-				throw new NodeApiError(ctx.getNode(), failed.response as JsonObject, {
-					itemIndex: index,
-					message,
-					description,
-				});
-			}
-			throw new NodeOperationError(ctx.getNode(), message, { itemIndex: index, description });
-		}
+		if (index >= 0) throw failedItemError(ctx, spec.adapter.platform, results, index);
 	}
 
 	return [

@@ -112,8 +112,8 @@ const googleAction = (state) => ({
 // 1. Site capture script → qualified partials → Meta + TikTok (partials as their own event).
 {
 	const wf = new Workflow('tplSitePartials1', 'Template: site capture script → qualified partial leads → Meta + TikTok', '1a1a1a1a-5171-4e00');
-	const site = wf.trigger('Site Forms', [0, 100], { source: 'script', path: 'site-leads', captureLog: 'redis', settings: {} }, REDIS);
-	const filter = wf.add('Completed + Qualified Partials', `${PKG}.leadRuleFilter`, [240, 100], {
+	const site = wf.trigger('Site Forms', [0, 90], { source: 'script', path: 'site-leads', captureLog: 'redis', settings: {} }, REDIS);
+	const filter = wf.add('Completed + Qualified Partials', `${PKG}.leadRuleFilter`, [260, 90], {
 		operation: 'filter',
 		sendMode: 'automatic_match',
 		rulesApplyTo: 'partial',
@@ -127,7 +127,7 @@ const googleAction = (state) => ({
 		options: {},
 	});
 	wf.link(site, [filter]);
-	wf.link(filter, [wf.sender('meta', 'Meta Conversions', [500, 0]), wf.sender('tiktok', 'TikTok Events', [500, 200])]);
+	wf.link(filter, [wf.sender('meta', 'Meta Conversions', [520, 0]), wf.sender('tiktok', 'TikTok Events', [520, 180])]);
 	wf.write('site-capture-qualified-partials-meta-tiktok.json');
 }
 
@@ -135,14 +135,14 @@ const googleAction = (state) => ({
 {
 	const wf = new Workflow('tplBookingSched1', 'Template: form fill → Lead, Cal.com booking → Schedule, to Meta and Google Ads', '2b2b2b2b-5171-4e00');
 	const signed = { authentication: 'signature', captureLog: 'redis', settings: {} };
-	const form = wf.trigger('Typeform Lead', [0, 0], { source: 'typeform', path: 'demo-form', ...signed }, { ...SECRET, ...REDIS });
-	wf.link(form, [wf.sender('meta', 'Meta: Lead', [300, -80]), wf.sender('google', 'Google Ads: Lead action', [300, 80], googleAction('lead'))]);
-	const booking = wf.trigger('Cal.com Booking', [0, 320], { source: 'calcom', path: 'demo-booking', ...signed }, { ...SECRET, ...REDIS });
-	const bookingsOnly = wf.add('Bookings Only', `${PKG}.leadRuleFilter`, [240, 320], { operation: 'filter', sendMode: 'booking', options: {} });
+	const form = wf.trigger('Typeform Lead', [0, 90], { source: 'typeform', path: 'demo-form', ...signed }, { ...SECRET, ...REDIS });
+	wf.link(form, [wf.sender('meta', 'Meta: Lead', [300, 0]), wf.sender('google', 'Google Ads: Lead action', [300, 180], googleAction('lead'))]);
+	const booking = wf.trigger('Cal.com Booking', [0, 450], { source: 'calcom', path: 'demo-booking', ...signed }, { ...SECRET, ...REDIS });
+	const bookingsOnly = wf.add('Bookings Only', `${PKG}.leadRuleFilter`, [260, 450], { operation: 'filter', sendMode: 'booking', options: {} });
 	wf.link(booking, [bookingsOnly]);
 	wf.link(bookingsOnly, [
-		wf.sender('meta', 'Meta: Schedule', [500, 240]),
-		wf.sender('google', 'Google Ads: Booked call action', [500, 400], googleAction('schedule')),
+		wf.sender('meta', 'Meta: Schedule', [520, 360]),
+		wf.sender('google', 'Google Ads: Booked call action', [520, 540], googleAction('schedule')),
 	]);
 	wf.write('booking-schedule-meta-google.json');
 }
@@ -151,7 +151,7 @@ const googleAction = (state) => ({
 {
 	const wf = new Workflow('tplCrmDealWon01', 'Template: CRM deal won webhook → Purchase to all five platforms', '3c3c3c3c-5171-4e00');
 	const map = (/** @type {string} */ leadPath, /** @type {string} */ bodyPath) => ({ path: leadPath, bodyPath });
-	const crm = wf.trigger('CRM Deal Won', [0, 200], {
+	const crm = wf.trigger('CRM Deal Won', [0, 360], {
 		source: 'generic',
 		path: 'crm-deal-won',
 		authentication: 'none',
@@ -178,10 +178,10 @@ const googleAction = (state) => ({
 	}, REDIS);
 	wf.link(crm, [
 		wf.sender('meta', 'Meta Conversions', [320, 0]),
-		wf.sender('pinterest', 'Pinterest Conversions', [320, 100]),
-		wf.sender('tiktok', 'TikTok Events', [320, 200], { eventSource: 'web' }),
-		wf.sender('google', 'Google Ads Conversions', [320, 300], googleAction('purchase')),
-		wf.sender('microsoft', 'Microsoft Conversions', [320, 400]),
+		wf.sender('pinterest', 'Pinterest Conversions', [320, 180]),
+		wf.sender('tiktok', 'TikTok Events', [320, 360], { eventSource: 'web' }),
+		wf.sender('google', 'Google Ads Conversions', [320, 540], googleAction('purchase')),
+		wf.sender('microsoft', 'Microsoft Conversions', [320, 720]),
 	]);
 	wf.write('crm-deal-won-purchase-five-platforms.json');
 }
@@ -201,11 +201,11 @@ const googleAction = (state) => ({
 		},
 	};
 	const typeform = wf.trigger('Typeform', [0, 0], { source: 'typeform', path: 'typeform-leads', authentication: 'signature', captureLog: 'redis', settings: {} }, { ...SECRET, ...REDIS });
-	const qualified = wf.add('Qualified Leads', `${PKG}.leadRuleFilter`, [240, 0], { operation: 'filter', ...rules, options: {} });
+	const qualified = wf.add('Qualified Leads', `${PKG}.leadRuleFilter`, [260, 0], { operation: 'filter', ...rules, options: {} });
 	wf.link(typeform, [qualified]);
-	wf.link(qualified, [wf.sender('meta', 'Meta Conversions', [480, 0])]);
+	wf.link(qualified, [wf.sender('meta', 'Meta Conversions', [520, 0])]);
 	const manual = wf.add('Preview Before Going Live', 'n8n-nodes-base.manualTrigger', [0, 260], {});
-	const preview = wf.add('Preview Rules on Last 7 Days', `${PKG}.leadRuleFilter`, [240, 260], { operation: 'preview', captureLogName: 'typeform-leads', ...rules }, { credentials: REDIS });
+	const preview = wf.add('Preview Rules on Last 7 Days', `${PKG}.leadRuleFilter`, [260, 260], { operation: 'preview', captureLogName: 'typeform-leads', ...rules }, { credentials: REDIS });
 	wf.link(manual, [preview]);
 	wf.write('typeform-lead-with-preview.json');
 }

@@ -12,6 +12,7 @@ export {
 	redisClientOptions,
 	isClusterClient,
 	redisErrorHint,
+	describeRedisTrouble,
 	DEFAULT_REDIS_CONNECT_TIMEOUT_MS,
 	DEFAULT_REDIS_COMMAND_TIMEOUT_MS,
 	DEFAULT_SENTINEL_PORT,

@@ -6,6 +6,7 @@ import {
 	type DestinationStats,
 	type StatsIncrements,
 } from '../stats/stats';
+import { summarizeRefusals, type RefusalIncrement, type RefusedCaptures } from '../stats/refusals';
 import type { ClaimBatchResult, DedupStore, SettleRequest, SettleResult } from './types';
 
 interface Entry {
@@ -82,14 +83,31 @@ export class MemoryDedupStore implements DedupStore {
 	}
 
 	async readStats(prefix: string, options: { hours: number; now?: number }): Promise<DestinationStats[]> {
+		return summarizeStats(this.bucketsUnder(`${prefix}:stats:`, options), options.hours);
+	}
+
+	async recordRefusal(refusal: RefusalIncrement): Promise<void> {
+		const now = this.clock();
+		const bucket = this.stats.get(refusal.key);
+		const fields = bucket && bucket.expiresAt > now ? bucket.fields : { _path: refusal.path };
+		fields[refusal.reason] = String(Number(fields[refusal.reason] ?? 0) + 1);
+		this.stats.set(refusal.key, { fields, expiresAt: now + refusal.ttlMs });
+	}
+
+	async readRefusals(prefix: string, options: { hours: number; now?: number }): Promise<RefusedCaptures[]> {
+		return summarizeRefusals(this.bucketsUnder(`${prefix}:refused:`, options), options.hours);
+	}
+
+	/** The live hourly buckets under `start` whose hour is among the last `hours`. */
+	private bucketsUnder(start: string, options: { hours: number; now?: number }): Array<Record<string, string>> {
 		const now = options.now ?? this.clock();
 		const wanted = recentBuckets(now, options.hours);
 		const buckets: Array<Record<string, string>> = [];
 		for (const [key, bucket] of this.stats) {
-			if (bucket.expiresAt <= now - STATS_BUCKET_MS || !key.startsWith(`${prefix}:stats:`)) continue;
+			if (bucket.expiresAt <= now - STATS_BUCKET_MS || !key.startsWith(start)) continue;
 			if (wanted.has(key.slice(key.lastIndexOf(':') + 1))) buckets.push(bucket.fields);
 		}
-		return summarizeStats(buckets, options.hours);
+		return buckets;
 	}
 
 	/** Number of live keys; for tests and diagnostics. */

@@ -130,8 +130,9 @@ function formatAddresses(addresses: RedisAddress[]): string {
 }
 
 /**
- * `Redis 127.0.0.1:6379/0`, `Redis Sentinel mymaster via 127.0.0.1:26379`,
- * `Redis Cluster 127.0.0.1:7000 (+2)` — never includes credentials; used in messages and logs.
+ * `Redis at 127.0.0.1:6379`, `Redis at 127.0.0.1:6379, database 2`, `Redis Sentinel mymaster
+ * via 127.0.0.1:26379`, `Redis Cluster 127.0.0.1:7000 (+2)` — never includes credentials; used
+ * in messages and logs.
  */
 export function describeRedis(config: RedisConnectionConfig): string {
 	if (config.mode === 'sentinel') {
@@ -143,7 +144,8 @@ export function describeRedis(config: RedisConnectionConfig): string {
 		return `Redis ${config.tls ? 'TLS ' : ''}Cluster ${formatAddresses(config.nodes)}`;
 	}
 	const e = endpoint(config);
-	return `Redis ${e.tls ? 'TLS ' : ''}${formatAddress(e)}/${e.database}`;
+	const database = e.database ? `, database ${e.database}` : '';
+	return `Redis ${e.tls ? '(TLS) ' : ''}at ${formatAddress(e)}${database}`;
 }
 
 /** Keep reconnecting in the background (capped backoff) so a recovered Redis is picked up. */
@@ -486,4 +488,31 @@ export function redisErrorHint(
 	if (/ENOTFOUND|EAI_AGAIN/.test(message)) return 'host not found';
 	if (/DB index is out of range/i.test(message)) return 'database number is out of range';
 	return undefined;
+}
+
+/**
+ * What went wrong with the dedup store, in words that follow "The dedup store (…)": e.g.
+ * `refused the connection: is Redis running at that address?`. Never repeats a raw error code
+ * such as ECONNREFUSED, which n8n would turn into a headline of its own about "the service".
+ */
+export function describeRedisTrouble(
+	message: string,
+	context: { cluster?: boolean } = {},
+): string {
+	if (/ECONNREFUSED/.test(message)) {
+		return 'refused the connection: is Redis running at that address and port?';
+	}
+	if (/ENOTFOUND|EAI_AGAIN/.test(message)) return 'could not be found: check the host name';
+	if (/ETIMEDOUT|EHOSTUNREACH|ENETUNREACH/.test(message)) {
+		return 'could not be reached: check the host, the port and the network between n8n and Redis';
+	}
+	const within = /not reachable within (\d+) ms/.exec(message);
+	if (within && !DEFINITIVE.test(message)) return `did not answer within ${within[1]} ms`;
+	if (/ECONNRESET|Connection is closed/i.test(message)) {
+		return 'closed the connection: is it restarting, or does it expect TLS?';
+	}
+	if (/Command timed out/i.test(message)) {
+		return 'did not answer in time (Command timed out): is Redis overloaded or paused?';
+	}
+	return `is unavailable: ${redisErrorHint(message, context) ?? message}`;
 }

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
-import { isClusterClient, redisErrorHint, waitForReady, type RedisClient } from './redisClient';
+import { describeRedisTrouble, isClusterClient, waitForReady, type RedisClient } from './redisClient';
 import {
 	recentBuckets,
 	summarizeStats,
 	type DestinationStats,
 	type StatsIncrements,
 } from '../stats/stats';
+import { summarizeRefusals, type RefusalIncrement, type RefusedCaptures } from '../stats/refusals';
 import type { ClaimBatchResult, ClaimOutcome, DedupStore, SettleRequest, SettleResult } from './types';
 import { DedupStoreError } from './types';
 
@@ -113,7 +114,7 @@ export class RedisDedupStore implements DedupStore {
 		private readonly client: RedisClient,
 		options: RedisDedupStoreOptions,
 	) {
-		this.description = `Dedup store (${options.description})`;
+		this.description = options.description;
 		this.connectTimeoutMs = options.connectTimeoutMs ?? 3_000;
 		this.hashTagKeys = isClusterClient(client);
 	}
@@ -163,6 +164,30 @@ export class RedisDedupStore implements DedupStore {
 	}
 
 	async readStats(prefix: string, options: { hours: number; now?: number }): Promise<DestinationStats[]> {
+		return summarizeStats(await this.readBuckets(`${prefix}:stats:*`, options), options.hours);
+	}
+
+	/** One round trip: the reason's counter, the path it belongs to, the bucket's TTL. */
+	async recordRefusal(refusal: RefusalIncrement): Promise<void> {
+		await this.guard(async () => {
+			await this.client
+				.multi()
+				.hincrby(refusal.key, refusal.reason, 1)
+				.hset(refusal.key, '_path', refusal.path)
+				.pexpire(refusal.key, refusal.ttlMs)
+				.exec();
+		});
+	}
+
+	async readRefusals(prefix: string, options: { hours: number; now?: number }): Promise<RefusedCaptures[]> {
+		return summarizeRefusals(await this.readBuckets(`${prefix}:refused:*`, options), options.hours);
+	}
+
+	/** The hourly hashes matching `pattern` whose hour is among the last `hours`. */
+	private readBuckets(
+		pattern: string,
+		options: { hours: number; now?: number },
+	): Promise<Array<Record<string, string>>> {
 		const wanted = recentBuckets(options.now ?? Date.now(), options.hours);
 		const client = this.client;
 		return this.guard(async () => {
@@ -170,7 +195,7 @@ export class RedisDedupStore implements DedupStore {
 			// destinations, so each is scanned and read on its own connection.
 			const servers = isClusterClient(client) ? client.nodes('master') : [client];
 			const perServer = await Promise.all(
-				servers.map((server) => readStatsBuckets(server, `${prefix}:stats:*`, wanted)),
+				servers.map((server) => readStatsBuckets(server, pattern, wanted)),
 			);
 			const buckets = new Map<string, Record<string, string>>();
 			const moved: string[] = [];
@@ -183,16 +208,17 @@ export class RedisDedupStore implements DedupStore {
 			for (const key of moved) {
 				if (!buckets.has(key)) buckets.set(key, await client.hgetall(key));
 			}
-			return summarizeStats([...buckets.values()], options.hours);
+			return [...buckets.values()];
 		});
 	}
 
 	private storeError(error: unknown): DedupStoreError {
 		const message = error instanceof Error ? error.message : String(error);
-		const hint = /MOVED|CROSSSLOT|unknown command/.test(message)
-			? redisErrorHint(message, { cluster: this.hashTagKeys })
-			: undefined;
-		return new DedupStoreError(this.description, hint ?? message);
+		return new DedupStoreError(
+			this.description,
+			message,
+			describeRedisTrouble(message, { cluster: this.hashTagKeys }),
+		);
 	}
 
 	/** Runs a command sequence once connected; errors name the store. */

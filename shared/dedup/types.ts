@@ -1,4 +1,5 @@
 import type { DestinationStats, StatsIncrements } from '../stats/stats';
+import type { RefusalIncrement, RefusedCaptures } from '../stats/refusals';
 import type { Platform } from '../types';
 
 /**
@@ -55,15 +56,25 @@ export interface DedupStore {
 	recordStats(stats: StatsIncrements): Promise<void>;
 	/** Per-destination counters of the last `hours` hours, for keys under `prefix`. */
 	readStats(prefix: string, options: { hours: number; now?: number }): Promise<DestinationStats[]>;
+	/** Counts one refused capture (one round trip). */
+	recordRefusal(refusal: RefusalIncrement): Promise<void>;
+	/** Refused captures per capture path of the last `hours` hours, for keys under `prefix`. */
+	readRefusals(prefix: string, options: { hours: number; now?: number }): Promise<RefusedCaptures[]>;
 }
 
-/** Raised when the store cannot be reached or answers wrongly; names the store. */
+/**
+ * Raised when the store cannot be reached or answers wrongly. The message is headlined by the
+ * store (never by the platform the events were for): `The dedup store (Redis at 127.0.0.1:6390)
+ * refused the connection: …`. `trouble` says what went wrong in words (e.g. from
+ * `describeRedisTrouble`); the raw driver message stays in `causeMessage` for logs.
+ */
 export class DedupStoreError extends Error {
 	constructor(
 		readonly storeDescription: string,
 		readonly causeMessage: string,
+		trouble = `is unavailable: ${causeMessage}`,
 	) {
-		super(`${storeDescription} unavailable: ${causeMessage}`);
+		super(`The dedup store (${storeDescription}) ${trouble}`);
 		this.name = 'DedupStoreError';
 	}
 }

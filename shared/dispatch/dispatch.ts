@@ -4,6 +4,7 @@ import type { ClaimOutcome } from '../dedup/types';
 import { deriveEventId, readRecordId } from '../events/eventId';
 import { resolveEventTime } from '../events/eventTime';
 import { matchQualityScore, normalizeIdentity, renderIdentity } from '../identity';
+import { joinSentences } from '../sentences';
 import {
 	statsBucket,
 	statsKey,
@@ -35,6 +36,13 @@ interface SettleRetry {
 	delay: number;
 	count: boolean;
 }
+
+/**
+ * Follows the store's own message on items failed closed: what happened and what to change.
+ * (A node shows the store's message as the headline and this as the description.)
+ */
+export const DEDUP_FAIL_CLOSED_NOTE =
+	'Nothing was sent (dedup fails closed). Retry the execution once the store answers; or, to send without dedup while it is down, set Options → If Dedup Store Is Unavailable → Send Anyway.';
 
 const DEFAULT_CONCURRENCY = 4;
 /** How long a dispatch waits for another run's live claim on the same event to settle. */
@@ -111,7 +119,7 @@ export async function dispatch<Config, Payload>(
 		const recordId = readRecordId(item.record?.record_id);
 		if (!recordId) {
 			base.error =
-				'record_id is missing: every event needs the stable id of its business record (form submission, capture session, CRM deal) so that re-runs send it once';
+				'record_id is missing: give this lead the stable ID of its business record (form submission, capture session, CRM deal), e.g. with Lead Fields → Map Fields → record_id. The event ID is derived from it, so without one the event cannot be sent exactly once';
 			return;
 		}
 		if (!item.eventName) {
@@ -298,6 +306,10 @@ export async function dispatch<Config, Payload>(
 						r.retryable = outcome.retryable;
 						release.push(c.key);
 				}
+				// Its claim is freed by the settle below (which says so if it cannot).
+				if (r.status !== 'sent' && r.status !== 'duplicate' && r.dedup === 'claimed') {
+					r.dedup = 'released';
+				}
 			});
 		}
 		if (options.store && token) {
@@ -332,7 +344,8 @@ export async function dispatch<Config, Payload>(
 					const r = results[c.index];
 					r.status = 'failed';
 					r.retryable = true;
-					r.error = `${message}. Nothing was sent (dedup fails closed): run again once the store is back, or set "If Dedup Store Is Unavailable" to "Send Anyway".`;
+					r.dedup = 'unavailable';
+					r.error = joinSentences(message, DEDUP_FAIL_CLOSED_NOTE);
 				}
 				return { claimed: [], state: 'claimed' };
 			}
@@ -451,6 +464,8 @@ export async function dispatch<Config, Payload>(
 			}
 			for (const c of claimed) {
 				const r = results[c.index];
+				// The claim was not freed: it is held until it expires.
+				if (r.dedup === 'released') r.dedup = 'claimed';
 				r.warnings.push(
 					r.status === 'sent'
 						? `${message}: sent, but not recorded as sent; its claim expires and a re-run could send it again`

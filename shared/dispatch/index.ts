@@ -1,4 +1,4 @@
-export { dispatch } from './dispatch';
+export { dispatch, DEDUP_FAIL_CLOSED_NOTE } from './dispatch';
 export { sendIsolating } from './isolate';
 export type { ChunkAttempt } from './isolate';
 export type * from './types';

@@ -8,11 +8,23 @@ import type { LeadRecord, LeadState, Platform } from '../types';
 export type ItemStatus = 'sent' | 'duplicate' | 'skipped' | 'failed';
 
 /**
- * What the dedup layer did for the item: `claimed` (this run owned it), `sent_before` (committed
- * by an earlier run), `in_flight` (another run holds the claim), `in_batch` (same event earlier
- * in this batch), `bypassed` (store unreachable, fail-open), `off` (no store configured).
+ * What the dedup layer did for the item: `claimed` (this run owned it and still does: sent and
+ * recorded, or a claim it could not free, which expires by itself), `released` (this run claimed
+ * it, the send failed or was skipped, and the claim was freed so a retry can send it),
+ * `sent_before` (committed by an earlier run), `in_flight` (another run holds the claim),
+ * `in_batch` (same event earlier in this batch), `bypassed` (store unreachable, fail-open: sent
+ * without a claim), `unavailable` (store unreachable, fail-closed: nothing claimed, nothing sent),
+ * `off` (no store configured).
  */
-export type DedupState = 'claimed' | 'sent_before' | 'in_flight' | 'in_batch' | 'bypassed' | 'off';
+export type DedupState =
+	| 'claimed'
+	| 'released'
+	| 'sent_before'
+	| 'in_flight'
+	| 'in_batch'
+	| 'bypassed'
+	| 'unavailable'
+	| 'off';
 
 export interface ItemResult {
 	status: ItemStatus;

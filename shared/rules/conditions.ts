@@ -15,7 +15,14 @@ import {
 	type GuardedRegex,
 } from './regex';
 import { comparableText, parseList, quote, quoteList, textOf } from './text';
-import { MATCH_TYPES, type ConditionResult, type MatchType, type RuleCondition } from './types';
+import {
+	CASE_SENSITIVE_MATCH_TYPES,
+	MATCH_TYPES,
+	PATTERN_FREE_MATCH_TYPES,
+	type ConditionResult,
+	type MatchType,
+	type RuleCondition,
+} from './types';
 
 /** Fields the capture log never stores: on a redacted record they cannot be evaluated. */
 const PII_FIELDS: ReadonlyMap<string, string> = new Map([
@@ -27,7 +34,7 @@ const PII_FIELDS: ReadonlyMap<string, string> = new Map([
 ]);
 
 const KNOWN_MATCH_TYPES: ReadonlySet<string> = new Set(MATCH_TYPES);
-const PATTERN_FREE: ReadonlySet<MatchType> = new Set(['exists', 'not_exists', 'is_work_email']);
+const PATTERN_FREE: ReadonlySet<MatchType> = new Set(PATTERN_FREE_MATCH_TYPES);
 const LIST_TYPES: ReadonlySet<MatchType> = new Set(['in_list', 'not_in_list', 'email_domain_in']);
 const EMAIL_DOMAIN_TYPES: ReadonlySet<MatchType> = new Set(['email_domain_in', 'is_work_email']);
 /** The types that pass when the field is missing. */
@@ -37,17 +44,7 @@ const PASS_WHEN_MISSING: ReadonlySet<MatchType> = new Set([
 	'not_contains',
 	'not_in_list',
 ]);
-const CASE_SENSITIVE_TYPES: ReadonlySet<MatchType> = new Set([
-	'equals',
-	'not_equals',
-	'contains',
-	'not_contains',
-	'starts_with',
-	'ends_with',
-	'regex',
-	'in_list',
-	'not_in_list',
-]);
+const CASE_SENSITIVE_TYPES: ReadonlySet<MatchType> = new Set(CASE_SENSITIVE_MATCH_TYPES);
 
 export interface CompiledCondition {
 	condition: RuleCondition;

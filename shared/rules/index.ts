@@ -80,7 +80,9 @@
  * The partial-leads ladder: automatic_completed → automatic_match → automatic_partial.
  */
 export {
+	CASE_SENSITIVE_MATCH_TYPES,
 	MATCH_TYPES,
+	PATTERN_FREE_MATCH_TYPES,
 	SEND_MODES,
 	type ConditionResult,
 	type MatchType,

@@ -35,6 +35,26 @@ export const MATCH_TYPES: readonly MatchType[] = [
 	'less_than',
 ];
 
+/** The match types that take no pattern (any pattern given is ignored). */
+export const PATTERN_FREE_MATCH_TYPES: readonly MatchType[] = [
+	'exists',
+	'not_exists',
+	'is_work_email',
+];
+
+/** The match types whose comparison case_sensitive changes (text and list comparisons). */
+export const CASE_SENSITIVE_MATCH_TYPES: readonly MatchType[] = [
+	'equals',
+	'not_equals',
+	'contains',
+	'not_contains',
+	'starts_with',
+	'ends_with',
+	'regex',
+	'in_list',
+	'not_in_list',
+];
+
 export interface RuleCondition {
 	/** Dotted path into the record: `attributes.utm_source`, `source.page_url`, `value.amount`. */
 	field: string;

@@ -1,1 +1,2 @@
 export * from './stats';
+export * from './refusals';

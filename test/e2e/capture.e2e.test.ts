@@ -180,6 +180,31 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 			await new Promise((r) => setTimeout(r, 2000));
 			expect(await executions()).toBe(2);
 			expect(received()).toHaveLength(1);
+			// Refused, but not silently: one warn line in n8n's log for the three (same path and
+			// reason within a minute), naming path, source and reason, never the secret; and all
+			// three counted per path and reason for the Health Report.
+			const n8nLog = () => fs.readFileSync(path.join(instance.userFolder, 'n8n.log'), 'utf8');
+			const refusedLines = (pattern: RegExp) => n8nLog().split('\n').filter((line) => pattern.test(line));
+			await until(async () => refusedLines(/refused a delivery to \/e2e-typeform/).length > 0, 10_000, 'the refusal in n8n\'s log');
+			expect(refusedLines(/refused a delivery to \/e2e-typeform/)).toEqual([
+				expect.stringMatching(
+					/Lead Capture Trigger: refused a delivery to \/e2e-typeform \(source typeform, HTTP 401, signature\): signature does not match; check that the trigger's Lead Capture Webhook credential holds the exact secret/,
+				),
+			]);
+			expect(n8nLog()).not.toContain(WEBHOOK_SECRET);
+			/** A path's refusal counters, summed over its hourly buckets (a run may straddle an hour). */
+			const refusalCounters = async (capturePath: string) => {
+				const sum: Record<string, string> = {};
+				for (const key of await admin.keys(`${keyPrefix}:refused:${capturePath}:*`)) {
+					for (const [field, value] of Object.entries(await admin.hgetall(key))) {
+						sum[field] = field === '_path' ? value : String(Number(sum[field] ?? 0) + Number(value));
+					}
+				}
+				return sum;
+			};
+			const typeformCounters = () => refusalCounters('e2e-typeform');
+			await until(async () => (await typeformCounters()).signature === '3', 10_000, 'the Typeform refusal counter');
+			expect(await typeformCounters()).toEqual({ _path: 'e2e-typeform', signature: '3' });
 
 			// The capture script, in real Chromium, from the site's own origin.
 			browser = await launchChromium();
@@ -229,6 +254,16 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 			});
 			expect(malformed.status).toBe(400);
 			expect(((await malformed.json()) as { error: string }).error).toMatch(/malformed/i);
+			await until(async () => refusedLines(/refused a delivery to \/e2e-site/).length === 2, 10_000, 'the site refusals in n8n\'s log');
+			expect(refusedLines(/refused a delivery to \/e2e-site/).map((line) => /\(source (\w+), HTTP (\d+), (\w+)\)/.exec(line)?.slice(1))).toEqual([
+				['script', '403', 'origin'],
+				['script', '400', 'body'],
+			]);
+			expect(n8nLog()).not.toContain('x@evil.example');
+			// The counter is written right after the log line: wait for it.
+			const siteCounters = () => refusalCounters('e2e-site');
+			await until(async () => (await siteCounters()).body === '1', 10_000, 'the site refusal counters');
+			expect(await siteCounters()).toEqual({ _path: 'e2e-site', origin: '1', body: '1' });
 		} finally {
 			await browser?.close();
 			await server.stop();
@@ -279,6 +314,8 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 		instance.importWorkflow(workflow);
 		const run = await instance.execute(workflow.id);
 		expect(run.status).toBe('success');
+		// The report comes out of the node's only output, Preview (not a Send output).
+		expect(run.outputs['Preview']).toBe(1);
 		const [report] = run.nodes['Preview'];
 		expect(report).toMatchObject({
 			capture_log: 'e2e-week',

@@ -248,6 +248,9 @@ describe('Meta Conversions in a real n8n', () => {
 		const error = run.error as { message: string; description: string; context?: { itemIndex?: number } };
 		expect(error.message).toMatch(/^meta: item 1 failed: not enough customer information/);
 		expect(error.description).toMatch(/This run: 1 sent, 1 failed/);
+		// n8n's own name for the setting (1.x and 2.x), never "Continue On Fail".
+		expect(error.description).toMatch(/set Settings → On Error → Continue \(using error output\)\.$/);
+		expect(error.description).not.toMatch(/Continue On Fail|\.\./);
 		expect(standIn.received).toHaveLength(1);
 
 		instance.importCredentials([
@@ -270,8 +273,28 @@ describe('Meta Conversions in a real n8n', () => {
 		const out = down.nodes['Meta Conversions'];
 		expect(out[0]).toMatchObject({
 			status: 'failed',
-			error: expect.stringMatching(/^Dedup store \(Redis 127\.0\.0\.1:1\/0\) unavailable: .*Nothing was sent/),
+			dedup: 'unavailable',
+			error: expect.stringMatching(
+				/^The dedup store \(Redis at 127\.0\.0\.1:1\) refused the connection: is Redis running at that address and port\? Nothing was sent \(dedup fails closed\)\./,
+			),
 		});
+		expect(standIn.received).toHaveLength(0);
+		// Without On Error → Continue, the node's error is headlined by the dedup store, not Meta.
+		const closedStrict = {
+			...closed,
+			id: 'e2eMetaClosed002',
+			name: 'e2e: Redis down, fail closed, strict',
+			nodes: closed.nodes.map((n) => (n.name === 'Meta Conversions' ? { ...n, onError: undefined } : n)),
+		};
+		instance.importWorkflow(closedStrict);
+		const stopped = await instance.execute(closedStrict.id);
+		expect(stopped.status).toBe('error');
+		const storeError = stopped.error as { message: string; description: string };
+		expect(storeError.message).toBe(
+			'The dedup store (Redis at 127.0.0.1:1) refused the connection: is Redis running at that address and port?',
+		);
+		expect(storeError.description).toMatch(/^This run: 2 failed\. Nothing was sent \(dedup fails closed\)\./);
+		expect(storeError.description).not.toMatch(/\.\./);
 		expect(standIn.received).toHaveLength(0);
 
 		// A credential the run cannot use fails every item, each saying why, with Continue On

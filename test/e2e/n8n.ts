@@ -17,10 +17,18 @@ export interface N8nInstance {
 	importCredentials(credentials: unknown[]): void;
 	importWorkflow(workflow: { id: string }, options?: { activate?: boolean }): void;
 	/**
-	 * Runs a Manual-Trigger workflow; returns each node's output items (first run, main output 0)
-	 * and what n8n printed while running it (`log`).
+	 * Runs a Manual-Trigger workflow; returns each node's output items (first run, main output 0),
+	 * how many main outputs each node returned (`outputs`) and what n8n printed while running it
+	 * (`log`).
 	 */
-	execute(workflowId: string): Promise<{ status: string; nodes: Record<string, ItemJson[]>; error?: unknown; raw: unknown; log: string }>;
+	execute(workflowId: string): Promise<{
+		status: string;
+		nodes: Record<string, ItemJson[]>;
+		outputs: Record<string, number>;
+		error?: unknown;
+		raw: unknown;
+		log: string;
+	}>;
 	/** `n8n start` on a free loopback port with an owner account; returns its REST helpers. */
 	serve(): Promise<{
 		baseUrl: string;
@@ -58,11 +66,13 @@ export async function n8nWithPackage(): Promise<N8nInstance> {
 		async execute(workflowId) {
 			const { run, stdout, stderr } = await n8n.executeWorkflow(home, env, workflowId);
 			const nodes: Record<string, ItemJson[]> = {};
+			const outputs: Record<string, number> = {};
 			for (const [name, runs] of Object.entries(run.data.resultData.runData ?? {})) {
 				const first = (runs as Array<{ data?: { main?: Array<Array<{ json: ItemJson }>> } }>)[0];
 				nodes[name] = (first?.data?.main?.[0] ?? []).map((item) => item.json);
+				outputs[name] = first?.data?.main?.length ?? 0;
 			}
-			return { status: run.status, nodes, error: run.data.resultData.error, raw: run, log: `${stdout}\n${stderr}` };
+			return { status: run.status, nodes, outputs, error: run.data.resultData.error, raw: run, log: `${stdout}\n${stderr}` };
 		},
 		async serve() {
 			const port: number = await n8n.freePort();

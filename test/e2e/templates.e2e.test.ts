@@ -72,6 +72,8 @@ describe('workflow templates in a real n8n', () => {
 		const expected = week.filter(({ record }) => !FREE_DOMAINS.includes(String(record.contact?.email).split('@')[1])).length;
 		const run = await instance.execute(templates.typeform.id);
 		expect(run.status).toBe('success');
+		// The report comes out of the node's only output, Preview (not a Send output).
+		expect(run.outputs['Preview Rules on Last 7 Days']).toBe(1);
 		const [report] = run.nodes['Preview Rules on Last 7 Days'];
 		expect(report).toMatchObject({
 			capture_log: 'typeform-leads',

@@ -10,7 +10,7 @@ const LONG_CLAIM_TTL_MS = 30_000;
 /** The dedup connection's command timeout here: a paused Redis is given up on after 1 s. */
 const COMMAND_TIMEOUT_MS = 1_000;
 const FAIL_CLOSED =
-	/^Dedup store \(Redis redis:\/\/127\.0\.0\.1:\d+\) unavailable: .+\. Nothing was sent \(dedup fails closed\): run again once the store is back/;
+	/^The dedup store \(Redis redis:\/\/127\.0\.0\.1:\d+\) .+[.?] Nothing was sent \(dedup fails closed\)\. Retry the execution once the store answers/;
 /** How long the killed Redis stays away: beyond the store's 3 s wait for a reconnection. */
 const OUTAGE_MS = 5_000;
 const distinct = (messages: string[]) => [...new Set(messages)];
@@ -112,7 +112,7 @@ describe('the dedup Redis killed, paused and back', () => {
 			expect(r).toMatchObject({
 				retryable: true,
 				error: expect.stringMatching(
-					/unavailable: Command timed out\. Nothing was sent \(dedup fails closed\)/,
+					/did not answer in time \(Command timed out\): is Redis overloaded or paused\? Nothing was sent \(dedup fails closed\)/,
 				),
 			});
 		}

@@ -196,20 +196,22 @@ describe('Meta sender through dispatch, against a loopback Meta and a real Redis
 	it('fails every item without sending when Redis is down (fail closed), naming the store', async () => {
 		const dead = createRedisClient({ host: '127.0.0.1', port: 1, connectTimeoutMs: 300 });
 		h.clients.push(dead);
-		const store = new RedisDedupStore(dead, { description: 'Redis 127.0.0.1:1/0', connectTimeoutMs: 400 });
+		const store = new RedisDedupStore(dead, { description: 'Redis at 127.0.0.1:1', connectTimeoutMs: 400 });
 		const results = await run(leads(20, crmLead), {}, store);
 		expect(standIn.received).toHaveLength(0);
 		expect(results).toHaveLength(20);
 		for (const r of results) {
-			expect(r.status).toBe('failed');
-			expect(r.error).toMatch(/^Dedup store \(Redis 127\.0\.0\.1:1\/0\) unavailable: .*Nothing was sent \(dedup fails closed\)/);
+			expect(r).toMatchObject({ status: 'failed', retryable: true, dedup: 'unavailable' });
+			expect(r.error).toBe(
+				'The dedup store (Redis at 127.0.0.1:1) refused the connection: is Redis running at that address and port? Nothing was sent (dedup fails closed). Retry the execution once the store answers; or, to send without dedup while it is down, set Options → If Dedup Store Is Unavailable → Send Anyway.',
+			);
 		}
 	});
 
 	it('sends with dedup bypassed when Redis is down and fail open is chosen', async () => {
 		const dead = createRedisClient({ host: '127.0.0.1', port: 1, connectTimeoutMs: 300 });
 		h.clients.push(dead);
-		const store = new RedisDedupStore(dead, { description: 'Redis 127.0.0.1:1/0', connectTimeoutMs: 400 });
+		const store = new RedisDedupStore(dead, { description: 'Redis at 127.0.0.1:1', connectTimeoutMs: 400 });
 		const results = await run(leads(2, crmLead), { failMode: 'open' }, store);
 		expect(results.map((r) => [r.status, r.dedup])).toEqual([
 			['sent', 'bypassed'],

@@ -168,7 +168,7 @@ describe('Redis Cluster: dedup with hash-tagged keys', () => {
 		});
 		expect(asSingle).toEqual({
 			status: 'Error',
-			message: `Redis ${seed}/0 is a Redis Cluster node: choose the Cluster connection type`,
+			message: `Redis at ${seed} is a Redis Cluster node: choose the Cluster connection type`,
 		});
 		const plain = new URL(process.env.REDIS_URL!);
 		const notCluster = await credentialTest({ connection: 'cluster', clusterNodes: plain.host });
@@ -353,7 +353,7 @@ describe('Redis Cluster: dedup with hash-tagged keys', () => {
 			['failed', true],
 		]);
 		expect(results[0].error).toMatch(
-			/^Dedup store \(Redis Cluster 127\.0\.0\.1:1\) unavailable: not reachable within 500 ms/,
+			/^The dedup store \(Redis Cluster 127\.0\.0\.1:1\) did not answer within 500 ms\. Nothing was sent/,
 		);
 		expect(results[0].error).toMatch(/Nothing was sent \(dedup fails closed\)/);
 		expect(standIn.received).toHaveLength(0);

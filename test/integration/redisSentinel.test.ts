@@ -168,7 +168,7 @@ describe('Redis Sentinel: dedup through a Sentinel-discovered master', () => {
 		});
 		expect(result).toEqual({
 			status: 'Error',
-			message: `Redis 127.0.0.1:${topology.sentinel.port}/0 is a Sentinel, not a Redis server: choose the Sentinel connection type`,
+			message: `Redis at 127.0.0.1:${topology.sentinel.port} is a Sentinel, not a Redis server: choose the Sentinel connection type`,
 		});
 	});
 

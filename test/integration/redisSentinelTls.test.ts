@@ -214,7 +214,7 @@ describe('Redis Sentinel over TLS (real TLS-only processes, self-signed certific
 			tls: true,
 		});
 		expect(strict.message).toMatch(
-			/^Redis TLS 127\.0\.0\.1:\d+\/0: the TLS certificate was not accepted/,
+			/^Redis \(TLS\) at 127\.0\.0\.1:\d+: the TLS certificate was not accepted/,
 		);
 	});
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Expression, type ICredentialTestRequest } from 'n8n-workflow';
-import { TiktokEventsApi } from '../../credentials/TiktokEventsApi.credentials';
+import type { ICredentialTestFunctions } from 'n8n-workflow';
+import { TiktokEvents } from '../../nodes/TiktokEvents/TiktokEvents.node';
 import { Transport, type ItemResult, type PlatformAdapter } from '../../shared';
 import { tiktokAdapter, type TiktokConfig, type TiktokEvent } from '../../shared/platforms/tiktok';
 import { crmLead, webLead } from '../support/leads';
@@ -435,52 +435,18 @@ describe('TikTok sender through dispatch, against a loopback TikTok and a real R
 	});
 });
 
-describe('the TikTok Events API credential test, against the stand-in', () => {
+describe('the TikTok Events API credential test (the TikTok Events node\'s), against the stand-in', () => {
 	let standIn: StandIn;
-	const test = new TiktokEventsApi().test as ICredentialTestRequest;
 
-	/** Resolves `={{ … }}` values with n8n's own expression evaluator, as n8n does for the test. */
-	function resolve(value: unknown, credentials: Record<string, unknown>): unknown {
-		if (typeof value === 'string' && value.startsWith('=')) {
-			return Expression.resolveWithoutWorkflow(value.slice(1), { $credentials: credentials });
-		}
-		if (Array.isArray(value)) return value.map((v) => resolve(v, credentials));
-		if (value && typeof value === 'object') {
-			return Object.fromEntries(
-				Object.entries(value).map(([k, v]) => [k, resolve(v, credentials)]),
-			);
-		}
-		return value;
-	}
-
-	/**
-	 * Sends the credential's test request with its Access-Token header and applies its rules the
-	 * way n8n's CredentialsTester does (a rule whose body key equals its value is an error).
-	 */
-	async function credentialTest(credentials: Record<string, unknown>) {
-		const request = resolve(test.request, credentials) as {
-			baseURL: string;
-			url: string;
-			method: string;
-			body: unknown;
-		};
-		const auth = resolve(new TiktokEventsApi().authenticate.properties.headers, credentials);
-		const res = await fetch(`${request.baseURL}${request.url}`, {
-			method: request.method,
-			headers: { 'content-type': 'application/json', ...(auth as Record<string, string>) },
-			body: JSON.stringify(request.body),
-		});
-		if (!res.ok) return { status: 'Error', message: `Received HTTP status code: ${res.status}` };
-		const body = (await res.json()) as Record<string, unknown>;
-		for (const rule of test.rules ?? []) {
-			if (
-				rule.type === 'responseSuccessBody' &&
-				body[rule.properties.key] === rule.properties.value
-			) {
-				return { status: 'Error', message: rule.properties.message };
-			}
-		}
-		return { status: 'OK', body };
+	/** What n8n's credential tester calls: the function the node names in testedBy. */
+	function credentialTest(credentials: Record<string, unknown>) {
+		const node = new TiktokEvents();
+		const testedBy = node.description.credentials?.find((c) => c.name === 'tiktokEventsApi')
+			?.testedBy as string;
+		return node.methods.credentialTest[testedBy as 'tiktokEventsApiTest'].call(
+			{} as ICredentialTestFunctions,
+			{ id: '1', name: 'TikTok', type: 'tiktokEventsApi', data: credentials as never },
+		);
 	}
 
 	beforeAll(async () => {
@@ -494,7 +460,12 @@ describe('the TikTok Events API credential test, against the stand-in', () => {
 			accessToken: TOKEN,
 			baseUrl: `${standIn.url}/`,
 		});
-		expect(result).toMatchObject({ status: 'OK', body: { code: 40002 } });
+		expect(result).toEqual({
+			status: 'OK',
+			message: expect.stringMatching(
+				new RegExp(`^TikTok accepted the access token for pixel ${PIXEL}; the probe without events was refused as expected \\(Invalid value for data.*\\), nothing was recorded$`),
+			),
+		});
 		expect(standIn.requests).toEqual([
 			expect.objectContaining({
 				eventSourceId: PIXEL,
@@ -509,13 +480,13 @@ describe('the TikTok Events API credential test, against the stand-in', () => {
 		[
 			'a wrong token',
 			{ accessToken: 'wrong-token-123456' },
-			/incorrect or has been revoked \(code 40105\)/,
+			/^TikTok: Access token is incorrect or has been revoked\. \(the access token is expired, empty or invalid: generate a new one in Events Manager.*\) \[code 40105, request_id \w+/,
 		],
-		['an empty token', { accessToken: '' }, /empty \(code 40104\)/],
+		['an empty token', { accessToken: '' }, /^The Access Token is empty$/],
 		[
 			'a pixel the token may not send to',
 			{ pixelCode: 'C4OTHERPIXEL' },
-			/may not send events to this pixel code \(code 40001\)/,
+			/^TikTok: No permission to operate event source C4OTHERPIXEL\. \(the access token may not send events to this pixel.*\) \[code 40001/,
 		],
 	])('fails with %s, saying why', async (_label, overrides, message) => {
 		const result = await credentialTest({

@@ -88,6 +88,66 @@ describe('dispatch', () => {
 		expect(retry.map((r) => r.status)).toEqual(['sent', 'sent']);
 	});
 
+	it('says on each item what happened to its claim: released after a failure, still claimed when it could not be freed', async () => {
+		const store = new MemoryDedupStore();
+		const flaky = recordingPlatform((p) =>
+			p.map((_, i) =>
+				i === 0
+					? { status: 'sent' as const }
+					: i === 1
+						? { status: 'failed' as const, error: 'row 1 rejected', retryable: false }
+						: { status: 'skipped' as const, reason: 'too recent', retryable: true },
+			),
+		);
+		const results = await run(flaky.adapter, ['a', 'b', 'c'].map(item), store);
+		expect(results.map((r) => [r.status, r.dedup])).toEqual([
+			['sent', 'claimed'],
+			['failed', 'released'],
+			['skipped', 'released'],
+		]);
+		// Released means free: the next run claims and sends them at once.
+		const again = await run(recordingPlatform((p) => p.map(() => ({ status: 'sent' as const }))).adapter, ['a', 'b', 'c'].map(item), store);
+		expect(again.map((r) => [r.status, r.dedup])).toEqual([
+			['duplicate', 'sent_before'],
+			['sent', 'claimed'],
+			['sent', 'claimed'],
+		]);
+
+		// A settle that fails leaves the failed item's claim held until it expires: said so.
+		const stuck = new MemoryDedupStore();
+		stuck.settleBatch = () => Promise.reject(new Error('store went away'));
+		const failing = recordingPlatform((p) => p.map(() => ({ status: 'failed' as const, error: 'rejected', retryable: true })));
+		const [held] = await dispatch([item('d')], {
+			adapter: failing.adapter,
+			config: { destination: 'd1' },
+			transport: new Transport(),
+			store: stuck,
+		});
+		expect(held).toMatchObject({ status: 'failed', dedup: 'claimed' });
+		expect(held.warnings.join()).toMatch(/could not free the claim; a retry can send it after the claim expires/);
+	});
+
+	it('marks items failed closed as dedup unavailable, with the store message once and what to change', async () => {
+		const store = new MemoryDedupStore();
+		store.claimBatch = () => Promise.reject(new Error('The dedup store (test) refused the connection: is it running?'));
+		const { adapter, sent } = recordingPlatform((p) => p.map(() => ({ status: 'sent' as const })));
+		const [r] = await run(adapter, [item('a')], store);
+		expect(r).toMatchObject({ status: 'failed', retryable: true, dedup: 'unavailable' });
+		expect(r.error).toBe(
+			'The dedup store (test) refused the connection: is it running? Nothing was sent (dedup fails closed). Retry the execution once the store answers; or, to send without dedup while it is down, set Options → If Dedup Store Is Unavailable → Send Anyway.',
+		);
+		expect(r.error).not.toMatch(/\.\./);
+		expect(sent).toHaveLength(0);
+	});
+
+	it('tells an item without record_id what to change, not to run again', async () => {
+		const { adapter } = recordingPlatform((p) => p.map(() => ({ status: 'sent' as const })));
+		const [r] = await run(adapter, [{ record: { contact: { email: 'x@example.com' } } as never, eventName: 'Lead' }]);
+		expect(r.status).toBe('failed');
+		expect(r.error).toMatch(/^record_id is missing: give this lead the stable ID of its business record .* Lead Fields → Map Fields → record_id/);
+		expect(r.error).not.toMatch(/run again|running again|re-run/);
+	});
+
 	it('keeps bad items from sinking the batch', async () => {
 		const { adapter } = recordingPlatform((p) => p.map(() => ({ status: 'sent' })));
 		const results = await dispatch(

@@ -26,3 +26,5 @@ export type { MetaServerEvent } from './payload';
 export { buildMetaEvent, metaUserData } from './payload';
 export { sendMetaChunk, appSecretProof, metaEventsUrl, metaRequestBody } from './sender';
 export { classifyMetaResponse, describeGraphError, readGraphError } from './errors';
+export { testMetaCredentials } from './credentialTest';
+export type { MetaCredentials } from './credentialTest';

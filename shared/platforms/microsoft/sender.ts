@@ -1,3 +1,4 @@
+import { joinSentences } from '../../sentences';
 import { sendIsolating, type ChunkAttempt } from '../../dispatch/isolate';
 import type { SendOutcome } from '../../dispatch/types';
 import type { HttpRequest, Transport } from '../../transport';
@@ -191,7 +192,7 @@ async function attemptMicrosoft(
 		const hint = status === 404 ? 'Check the UET tag ID and the Base URL' : MICROSOFT_AUTH_HINT;
 		const outcome: SendOutcome = {
 			status: 'failed',
-			error: `${describeMicrosoftError(body, status)}. ${hint}`,
+			error: joinSentences(describeMicrosoftError(body, status), hint),
 			retryable: false,
 			response,
 		};
@@ -281,7 +282,7 @@ export async function probeMicrosoftCredential(
 	if (result.response && isWholeRequestStatus(status)) {
 		const body = readMicrosoftBody(result.response.data);
 		const hint = status === 404 ? 'Check the UET tag ID and the Base URL' : MICROSOFT_AUTH_HINT;
-		return { ok: false, message: `${describeMicrosoftError(body, status)}. ${hint}` };
+		return { ok: false, message: joinSentences(describeMicrosoftError(body, status), hint) };
 	}
 	return { ok: false, message: `Could not verify the credential: ${result.message}` };
 }

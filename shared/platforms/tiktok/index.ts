@@ -51,3 +51,5 @@ export {
 	type TiktokAnswer,
 	type TiktokCodeClass,
 } from './errors';
+export { testTiktokCredentials, TIKTOK_CREDENTIAL_TEST_CODE } from './credentialTest';
+export type { TiktokCredentials } from './credentialTest';

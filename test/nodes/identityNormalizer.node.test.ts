@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import { NodeOperationError, type IDataObject } from 'n8n-workflow';
+import { IdentityNormalizer } from '../../nodes/IdentityNormalizer/IdentityNormalizer.node';
+import { MetaConversions } from '../../nodes/MetaConversions/MetaConversions.node';
+import { crmLead, webLead } from '../support/leads';
+import { executeError, runExecute } from './support/context';
+import { nodeRedis } from './support/redis';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startMetaStandIn } = require('../standins/meta.js');
+
+const node = new IdentityNormalizer();
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+const lead = (i: number) => webLead(i) as unknown as IDataObject;
+type Identity = {
+	platforms: Record<
+		string,
+		{ user_data: IDataObject; match_keys: string[]; match_quality: IDataObject }
+	>;
+	warnings: string[];
+	normalized?: IDataObject;
+};
+
+describe('Identity Normalizer node: execute() shows what each platform receives', () => {
+	it("adds the normalized identity and every platform's hashed user data to each item, paired with it", async () => {
+		const { outputs } = await runExecute(node, [lead(0), crmLead(1) as unknown as IDataObject]);
+		expect(outputs).toHaveLength(1);
+		expect(outputs[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		const first = outputs[0][0].json;
+		// The input is passed on, the identity added beside it.
+		expect(first.record_id).toBe('sub_0');
+		const identity = first.identity as Identity;
+		expect(Object.keys(identity.platforms).sort()).toEqual([
+			'google',
+			'meta',
+			'microsoft',
+			'pinterest',
+			'tiktok',
+		]);
+		expect(identity.normalized).toMatchObject({ email: ['lead.0@example.com'] });
+		expect(identity.platforms.meta.user_data).toMatchObject({
+			em: sha('lead.0@example.com'),
+			ph: sha('16505551212'),
+			client_ip_address: '203.0.113.7',
+		});
+		expect(identity.platforms.meta.match_keys).toEqual(expect.arrayContaining(['em', 'ph', 'fbp']));
+		// The CRM lead's national phone is read with its own country (Germany).
+		const crm = outputs[0][1].json.identity as Identity;
+		expect(crm.platforms.meta.user_data.ph).toBe(sha('49301234567'));
+	});
+
+	it('renders only the chosen platforms, under the chosen field, hashed only when asked', async () => {
+		const { outputs } = await runExecute(node, [lead(0)], {
+			params: { platforms: ['tiktok'], options: { hashedOnly: true, outputField: 'who' } },
+		});
+		const json = outputs[0][0].json;
+		expect(json.identity).toBeUndefined();
+		const who = json.who as Identity;
+		expect(Object.keys(who.platforms)).toEqual(['tiktok']);
+		expect(who.normalized).toBeUndefined();
+		// Nothing in clear where the output is hashed only.
+		expect(JSON.stringify(who)).not.toContain('lead.0@example.com');
+	});
+
+	it('reads the record at the Lead Record Field', async () => {
+		const { outputs } = await runExecute(node, [{ lead: lead(3) }], {
+			params: { platforms: ['meta'], options: { recordField: 'lead' } },
+		});
+		const identity = outputs[0][0].json.identity as Identity;
+		expect(identity.platforms.meta.user_data.em).toBe(sha('lead.3@example.com'));
+	});
+
+	it('an item without a lead record: NodeOperationError at its index; with On Error "Continue", an error item paired with it', async () => {
+		const items = [{ lead: lead(0) }, { other: 1 }];
+		const params = { options: { recordField: 'lead' } };
+		const { error } = await executeError(node, items, { params });
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.context?.itemIndex).toBe(1);
+		expect(error.message).toMatch(/lead/);
+
+		const { outputs } = await runExecute(node, items, { params, onError: 'continueRegularOutput' });
+		expect(outputs[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(outputs[0][0].json.identity).toBeDefined();
+		expect(outputs[0][1].json).toMatchObject({ other: 1, error: expect.stringMatching(/lead/) });
+	});
+});
+
+describe('Identity Normalizer node: Health Report reads what a sender counted in the real Redis', () => {
+	const redis = nodeRedis('normalizer');
+	const token = 'EAAG-report-token-0123456789';
+	let meta: { url: string; close(): Promise<void> };
+	beforeAll(async () => {
+		meta = await startMetaStandIn({ accessToken: token });
+	});
+	afterAll(() => meta.close());
+
+	it('one item per destination with the sends of the last hours', async () => {
+		await runExecute(new MetaConversions(), [lead(0), lead(1)], {
+			credentials: {
+				leadCapiMetaApi: { pixelId: '5550001', accessToken: token, baseUrl: meta.url },
+				leadCapiRedisApi: redis.credential(),
+			},
+		});
+		const { outputs } = await runExecute(node, [{}], {
+			params: { operation: 'report', platforms: ['meta', 'google'] },
+			credentials: { leadCapiRedisApi: redis.credential() },
+		});
+		expect(outputs[0]).toHaveLength(1);
+		expect(outputs[0][0].pairedItem).toEqual({ item: 0 });
+		expect(outputs[0][0].json).toMatchObject({ platform: 'meta', destination: '5550001' });
+		expect(JSON.stringify(outputs[0][0].json)).toMatch(/"sent":2/);
+	});
+});

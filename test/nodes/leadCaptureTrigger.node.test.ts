@@ -1,0 +1,161 @@
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { LeadCaptureTrigger } from '../../nodes/LeadCaptureTrigger/LeadCaptureTrigger.node';
+import { LeadRuleFilter } from '../../nodes/LeadRuleFilter/LeadRuleFilter.node';
+import { runExecute, type NodeSetup } from './support/context';
+import { nodeRedis } from './support/redis';
+import { startWebhookServer, type WebhookServer } from './support/webhookServer';
+
+const node = new LeadCaptureTrigger();
+const SECRET = 'whsec-node-test-0123456789';
+const fixture = (name: string) =>
+	readFileSync(join(__dirname, '../fixtures/capture', name), 'utf8');
+const sign = (body: string) => createHmac('sha256', SECRET).update(body).digest('hex');
+
+/** A CRM-style delivery to the generic webhook. */
+const delivery = (i: number) =>
+	JSON.stringify({
+		record_id: `crm-${i}`,
+		email: ` Pat.${i}@Example.com `,
+		phone: '+1 650 555 1212',
+		first_name: 'Pat',
+		utm_source: 'newsletter',
+	});
+
+async function post(
+	server: WebhookServer,
+	body: string,
+	headers: Record<string, string> = {},
+): Promise<{ status: number; json: IDataObject }> {
+	const res = await fetch(server.url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...headers },
+		body,
+	});
+	return { status: res.status, json: (await res.json()) as IDataObject };
+}
+
+describe('Lead Capture Trigger node: webhook() answers deliveries before any execution starts', () => {
+	const redis = nodeRedis('trigger');
+	let server: WebhookServer | undefined;
+	afterEach(async () => {
+		await server?.close();
+		server = undefined;
+	});
+
+	const start = async (params: INodeParameters, extra: Partial<NodeSetup> = {}) => {
+		server = await startWebhookServer(node, {
+			params: { path: 'lead-capture', ...params },
+			credentials: {
+				leadCapiWebhookApi: { secret: SECRET },
+				leadCapiRedisApi: redis.credential(),
+			},
+			...extra,
+		});
+		return server;
+	};
+	const generic = { source: 'generic', authentication: 'signature' };
+
+	it('the setup GET of the capture script source serves the script', async () => {
+		const s = await start({});
+		const res = await fetch(s.url);
+		expect(res.status).toBe(200);
+		expect(res.headers.get('content-type')).toMatch(/javascript/);
+		expect((await res.text()).length).toBeGreaterThan(200);
+		expect(s.executions).toHaveLength(0);
+	});
+
+	it('the setup GET of a webhook source says where to send deliveries', async () => {
+		const s = await start(generic);
+		const res = await fetch(s.url);
+		expect(res.status).toBe(200);
+		expect(await res.text()).toMatch(/POST/);
+		expect(s.executions).toHaveLength(0);
+	});
+
+	it('a delivery with a bad signature gets 401 and starts nothing', async () => {
+		const s = await start(generic);
+		const body = delivery(1);
+		const wrong = await post(s, body, { 'x-signature': sign(`${body} `) });
+		expect(wrong.status).toBe(401);
+		expect(wrong.json.ok).toBe(false);
+		const missing = await post(s, body);
+		expect(missing.status).toBe(401);
+		expect(s.executions).toHaveLength(0);
+		// The secret is never echoed.
+		expect(JSON.stringify([wrong.json, missing.json, s.logs])).not.toContain(SECRET);
+	});
+
+	it('a body over Max Body Size gets 413 and starts nothing', async () => {
+		const s = await start({ ...generic, settings: { maxBodyKb: 1 } });
+		const body = JSON.stringify({
+			record_id: 'big',
+			email: 'a@example.com',
+			notes: 'x'.repeat(2048),
+		});
+		const res = await post(s, body, { 'x-signature': sign(body) });
+		expect(res.status).toBe(413);
+		expect(s.executions).toHaveLength(0);
+	});
+
+	it('a validly signed delivery is answered 200 and starts one execution with the canonical lead record', async () => {
+		const s = await start(generic);
+		const body = delivery(7);
+		const res = await post(s, body, { 'x-signature': sign(body) });
+		expect(res.status).toBe(200);
+		expect(res.json).toMatchObject({ ok: true, record_id: 'crm-7', state: 'lead' });
+		expect(s.executions).toHaveLength(1);
+		expect(s.executions[0]).toHaveLength(1);
+		const record = s.executions[0][0].json;
+		expect(record).toMatchObject({
+			record_id: 'crm-7',
+			state: 'lead',
+			occurred_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+			source: { kind: expect.any(String) },
+			contact: { email: expect.stringMatching(/pat\.7@example\.com/i), first_name: 'Pat' },
+			attributes: { utm_source: 'newsletter' },
+		});
+	});
+
+	it('the capture script: a submit is a lead, a partial capture a partial, both with the page they came from', async () => {
+		const s = await start({}, {});
+		const submit = await post(s, fixture('script-submit.json'), {
+			origin: 'https://www.example.com',
+		});
+		expect(submit.status).toBe(200);
+		const part = await post(s, fixture('script-partial.json'), {
+			origin: 'https://www.example.com',
+		});
+		expect(part.status).toBe(200);
+		const [lead, partial] = s.executions.map((items) => items[0].json);
+		expect(lead).toMatchObject({
+			state: 'lead',
+			source: { page_url: expect.stringContaining('https://www.example.com/pricing') },
+		});
+		expect(partial).toMatchObject({ state: 'partial' });
+	});
+
+	it('an origin outside Allowed Origins gets 403 and starts nothing', async () => {
+		const s = await start({ settings: { allowedOrigins: 'https://www.example.com' } });
+		const res = await post(s, fixture('script-submit.json'), { origin: 'https://evil.example' });
+		expect(res.status).toBe(403);
+		expect(s.executions).toHaveLength(0);
+	});
+
+	it('accepted captures land in the capture log the Lead Rule Filter previews (redacted, in the real Redis)', async () => {
+		const s = await start({ ...generic, settings: { captureLogName: 'crm-hook' } });
+		for (const i of [1, 2, 3]) {
+			const body = delivery(i);
+			expect((await post(s, body, { 'x-signature': sign(body) })).status).toBe(200);
+		}
+		const bad = delivery(4);
+		expect((await post(s, bad, { 'x-signature': 'nope' })).status).toBe(401);
+		const { outputs } = await runExecute(new LeadRuleFilter(), [{}], {
+			params: { operation: 'preview', captureLogName: 'crm-hook' },
+			credentials: { leadCapiRedisApi: redis.credential() },
+		});
+		expect(outputs[0][0].json).toMatchObject({ considered: 3, matched: 3 });
+	});
+});

@@ -1,0 +1,162 @@
+import { NodeOperationError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
+import { LeadRuleFilter } from '../../nodes/LeadRuleFilter/LeadRuleFilter.node';
+import { CaptureLog, captureLogKey, namespacedPrefix } from '../../shared';
+import type { LeadRecord } from '../../shared/types';
+import { webLead } from '../support/leads';
+import { testRedis } from '../support/redisClient';
+import { executeError, runExecute, type NodeSetup } from './support/context';
+import { nodeRedis } from './support/redis';
+
+const node = new LeadRuleFilter();
+const ids = (items: INodeExecutionData[]) =>
+	items.map((item) => (item.json as IDataObject).record_id ?? item.json.note);
+const pairs = (items: INodeExecutionData[]) => items.map((item) => item.pairedItem);
+const filterOf = (item: INodeExecutionData) => item.json.lead_filter as IDataObject;
+
+const partial = (i: number, utmSource: string) =>
+	webLead(i, { state: 'partial', attributes: { utm_source: utmSource } });
+
+describe('Lead Rule Filter node: execute() routes each item to Send or Skip', () => {
+	it('Completed Leads Only (the default): completed leads to Send, partials to Skip with the reason, each paired with its input', async () => {
+		const items = [webLead(0), partial(1, 'facebook'), webLead(2, { state: 'schedule' })];
+		const { outputs } = await runExecute(node, items as unknown as IDataObject[]);
+		const [send, skip] = outputs;
+		expect(ids(send)).toEqual(['sub_0', 'sub_2']);
+		expect(pairs(send)).toEqual([{ item: 0 }, { item: 2 }]);
+		// Send passes the item on untouched.
+		expect(send[0].json).toEqual(items[0]);
+		expect(ids(skip)).toEqual(['sub_1']);
+		expect(pairs(skip)).toEqual([{ item: 1 }]);
+		expect(filterOf(skip[0])).toMatchObject({
+			send: false,
+			reason: expect.stringMatching(/partial/),
+		});
+	});
+
+	it('Rules: partial captures qualify by the conditions (completed always sent); a miss says which condition failed', async () => {
+		const items = [partial(0, 'facebook'), partial(1, 'newsletter'), webLead(2)];
+		const params = {
+			sendMode: 'automatic_match',
+			rules: {
+				condition: [
+					{ field: 'attributes.utm_source', matchType: 'in_list', pattern: 'facebook, instagram' },
+				],
+			},
+		};
+		const { outputs } = await runExecute(node, items as unknown as IDataObject[], { params });
+		const [send, skip] = outputs;
+		expect(ids(send)).toEqual(['sub_0', 'sub_2']);
+		expect(pairs(send)).toEqual([{ item: 0 }, { item: 2 }]);
+		expect(ids(skip)).toEqual(['sub_1']);
+		expect(pairs(skip)).toEqual([{ item: 1 }]);
+		expect(filterOf(skip[0]).failed).toEqual([expect.stringMatching(/utm_source/)]);
+	});
+
+	it('Rules applied to all leads: a completed lead that does not match is skipped too', async () => {
+		const items = [
+			webLead(0, { attributes: { utm_source: 'google' } }),
+			webLead(1, { attributes: { utm_source: 'facebook' } }),
+		];
+		const params = {
+			sendMode: 'automatic_match',
+			rulesApplyTo: 'all',
+			rules: {
+				condition: [{ field: 'attributes.utm_source', matchType: 'equals', pattern: 'facebook' }],
+			},
+		};
+		const { outputs } = await runExecute(node, items as unknown as IDataObject[], { params });
+		expect(ids(outputs[0])).toEqual(['sub_1']);
+		expect(ids(outputs[1])).toEqual(['sub_0']);
+		expect(pairs(outputs[1])).toEqual([{ item: 0 }]);
+	});
+
+	it('Manual Approval: only leads an earlier step approved are sent', async () => {
+		const items = [
+			webLead(0, { attributes: { approved: 'yes' } }),
+			webLead(1, { attributes: { approved: false } }),
+			webLead(2),
+		];
+		const { outputs } = await runExecute(node, items as unknown as IDataObject[], {
+			params: { sendMode: 'manual' },
+		});
+		expect(ids(outputs[0])).toEqual(['sub_0']);
+		expect(ids(outputs[1])).toEqual(['sub_1', 'sub_2']);
+		expect(pairs(outputs[1])).toEqual([{ item: 1 }, { item: 2 }]);
+	});
+
+	it('an item without a lead record at the Lead Record Field goes to Skip saying so; the batch goes on', async () => {
+		const items = [{ lead: webLead(0) }, { note: 'no lead here' }];
+		const { outputs } = await runExecute(node, items as unknown as IDataObject[], {
+			params: { options: { recordField: 'lead' } },
+		});
+		expect(pairs(outputs[0])).toEqual([{ item: 0 }]);
+		expect(pairs(outputs[1])).toEqual([{ item: 1 }]);
+		expect(filterOf(outputs[1][0]).reason).toMatch(/not a lead record/);
+	});
+
+	it('a rule that cannot run (an invalid regex) is a NodeOperationError that names the problem', async () => {
+		const params = {
+			sendMode: 'automatic_match',
+			rules: { condition: [{ field: 'source.page_url', matchType: 'regex', pattern: '([a-z' }] },
+		};
+		const { error } = await executeError(node, [webLead(0)] as unknown as IDataObject[], {
+			params,
+		});
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toMatch(/regex|pattern|expression/i);
+	});
+});
+
+describe('Lead Rule Filter node: Preview on Last 7 Days reads the capture log in the real Redis', () => {
+	const redis = nodeRedis('filter');
+	const client = testRedis();
+	afterAll(() => client.disconnect());
+
+	const append = async (name: string, records: LeadRecord[], clientKey?: string) => {
+		const key = captureLogKey(namespacedPrefix(redis.prefix, clientKey), name);
+		const log = new CaptureLog(client, { key });
+		for (const record of records) await log.append(record);
+	};
+	const setup = (params: IDataObject): NodeSetup => ({
+		params: { operation: 'preview', captureLogName: 'site-a', ...params },
+		credentials: { leadCapiRedisApi: redis.credential() },
+	});
+
+	it('counts what the same settings would have sent: one report item, paired with the first input', async () => {
+		await append('site-a', [webLead(0), partial(1, 'facebook'), partial(2, 'newsletter')]);
+		await append('site-b', [webLead(9)]);
+		const rules = {
+			sendMode: 'automatic_match',
+			rules: {
+				condition: [{ field: 'attributes.utm_source', matchType: 'equals', pattern: 'facebook' }],
+			},
+		};
+		const { outputs } = await runExecute(node, [{}], setup(rules));
+		// One report item on the first output (Send, or a Preview output of its own), nothing else.
+		expect(outputs[0]).toHaveLength(1);
+		expect(outputs.slice(1).flat()).toEqual([]);
+		expect(outputs[0][0].pairedItem).toEqual({ item: 0 });
+		expect(outputs[0][0].json).toMatchObject({
+			capture_log: 'site-a',
+			considered: 3,
+			matched: 2,
+			summary: expect.stringContaining('2 of 3'),
+		});
+
+		const completedOnly = await runExecute(node, [{}], setup({}));
+		expect(completedOnly.outputs[0][0].json).toMatchObject({ considered: 3, matched: 1 });
+	});
+
+	it("reads only the client's captures when a Client Key is set", async () => {
+		await append('site-a', [webLead(0)]);
+		await append('site-a', [webLead(1), webLead(2)], 'acme');
+		const { outputs } = await runExecute(node, [{}], setup({ previewClientKey: 'acme' }));
+		expect(outputs[0][0].json).toMatchObject({ considered: 2, matched: 2 });
+	});
+
+	it('without a capture log name it is a NodeOperationError saying what to enter', async () => {
+		const { error } = await executeError(node, [{}], setup({ captureLogName: '  ' }));
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toMatch(/capture log name/i);
+	});
+});
