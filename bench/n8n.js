@@ -317,7 +317,7 @@ async function measure(options, token) {
 			return file;
 		};
 		n8n.importCredentials(home, n8nEnv, writeJson('credentials.json', [
-			{ ...CREDENTIALS.meta, type: 'metaConversionsApi', data: { pixelId: PIXEL_ID, accessToken: token, baseUrl: standIn.url } },
+			{ ...CREDENTIALS.meta, type: 'leadCapiMetaApi', data: { pixelId: PIXEL_ID, accessToken: token, baseUrl: standIn.url } },
 			{ ...CREDENTIALS.redis, type: 'leadCapiRedisApi', data: { connection: 'url', url: redis.url, keyPrefix } },
 		]));
 		/** @type {Bench} */

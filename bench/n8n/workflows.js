@@ -92,7 +92,7 @@ function metaNode(fieldOverrides, name = 'Meta Conversions') {
 		? { event: 'fromState', actionSource: 'auto', leadInput: 'map', fieldOverrides: { field: fieldOverrides }, dedupStore: 'redis', options: {} }
 		: { event: 'fromState', actionSource: 'auto', leadInput: 'record', dedupStore: 'redis', options: {} };
 	return node(name, `${PKG}.metaConversions`, 1, 0, parameters, {
-		credentials: { metaConversionsApi: CREDENTIALS.meta, leadCapiRedisApi: CREDENTIALS.redis },
+		credentials: { leadCapiMetaApi: CREDENTIALS.meta, leadCapiRedisApi: CREDENTIALS.redis },
 		onError: 'continueRegularOutput',
 	});
 }

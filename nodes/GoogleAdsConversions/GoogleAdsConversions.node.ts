@@ -117,7 +117,7 @@ export class GoogleAdsConversions implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'googleAdsConversionsOAuth2Api', required: true },
+			{ name: 'leadCapiGoogleAdsOAuth2Api', required: true },
 			{
 				name: 'leadCapiRedisApi',
 				required: true,

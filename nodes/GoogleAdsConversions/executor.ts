@@ -9,7 +9,7 @@ import {
 } from '../../shared/platforms/google';
 import { asTransportError, n8nAttempt, type Attempt } from '../common/n8nExecutor';
 
-export const GOOGLE_ADS_CREDENTIAL = 'googleAdsConversionsOAuth2Api';
+export const GOOGLE_ADS_CREDENTIAL = 'leadCapiGoogleAdsOAuth2Api';
 
 /** The connection settings of the credential (the OAuth2 token itself stays n8n's business). */
 export function readConnection(

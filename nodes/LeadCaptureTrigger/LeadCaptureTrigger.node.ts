@@ -90,7 +90,7 @@ async function captureConfig(
 ): Promise<CaptureConfig> {
 	const signed = source !== 'script' && ctx.getNodeParameter('authentication') === 'signature';
 	const secret = signed
-		? String((await ctx.getCredentials('leadCaptureWebhookApi')).secret ?? '')
+		? String((await ctx.getCredentials('leadCapiWebhookApi')).secret ?? '')
 		: undefined;
 	const stateFrom = ctx.getNodeParameter('stateFrom') as 'preset' | 'field' | 'fixed';
 	const mapping: Record<string, string> = {};
@@ -153,7 +153,7 @@ export class LeadCaptureTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{
-				name: 'leadCaptureWebhookApi',
+				name: 'leadCapiWebhookApi',
 				required: true,
 				testedBy: 'leadCaptureSecretTest',
 				displayOptions: { show: { authentication: ['signature'] }, hide: { source: ['script'] } },

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { meta, metaAdapter } from '../../shared';
-import { leadCapiRedisConnectionTest, metaConversionsApiTest } from '../common/credentialTests';
+import { leadCapiRedisConnectionTest, leadCapiMetaApiTest } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
@@ -19,7 +19,7 @@ import { executeSender, type SenderSpec } from '../common/executeSender';
 
 const metaSpec: SenderSpec<meta.MetaConfig, meta.MetaServerEvent> = {
 	adapter: metaAdapter,
-	credentialName: 'metaConversionsApi',
+	credentialName: 'leadCapiMetaApi',
 	readConfig(ctx, credentials, options) {
 		const pixelId = String(credentials.pixelId ?? '').trim();
 		const accessToken = String(credentials.accessToken ?? '');
@@ -73,7 +73,7 @@ export class MetaConversions implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'metaConversionsApi', required: true, testedBy: 'metaConversionsApiTest' },
+			{ name: 'leadCapiMetaApi', required: true, testedBy: 'leadCapiMetaApiTest' },
 			{
 				name: 'leadCapiRedisApi',
 				required: true,
@@ -147,7 +147,7 @@ export class MetaConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiRedisConnectionTest, metaConversionsApiTest },
+		credentialTest: { leadCapiRedisConnectionTest, leadCapiMetaApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -30,7 +30,7 @@ import { credentialTestExecutor } from '../common/n8nExecutor';
 
 const microsoftSpec: SenderSpec<MicrosoftConfig, MicrosoftEvent> = {
 	adapter: microsoftAdapter,
-	credentialName: 'microsoftConversionsApi',
+	credentialName: 'leadCapiMicrosoftApi',
 	readConfig(ctx, credentials, options) {
 		const uetTagId = String(credentials.uetTagId ?? '').trim();
 		const apiToken = String(credentials.apiToken ?? '').trim();
@@ -53,7 +53,7 @@ const microsoftSpec: SenderSpec<MicrosoftConfig, MicrosoftEvent> = {
 };
 
 /** Posts an empty batch (records nothing) and tells a refused token from one that got through. */
-async function microsoftConversionsApiTest(
+async function leadCapiMicrosoftApiTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
@@ -102,9 +102,9 @@ export class MicrosoftConversions implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{
-				name: 'microsoftConversionsApi',
+				name: 'leadCapiMicrosoftApi',
 				required: true,
-				testedBy: 'microsoftConversionsApiTest',
+				testedBy: 'leadCapiMicrosoftApiTest',
 			},
 			{
 				name: 'leadCapiRedisApi',
@@ -181,7 +181,7 @@ export class MicrosoftConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiRedisConnectionTest, microsoftConversionsApiTest },
+		credentialTest: { leadCapiRedisConnectionTest, leadCapiMicrosoftApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

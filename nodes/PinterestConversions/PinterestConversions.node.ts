@@ -23,7 +23,7 @@ import { credentialTestExecutor } from '../common/n8nExecutor';
 
 const pinterestSpec: SenderSpec<pinterest.PinterestConfig, pinterest.PinterestEvent> = {
 	adapter: pinterestAdapter,
-	credentialName: 'pinterestConversionsApi',
+	credentialName: 'leadCapiPinterestApi',
 	readConfig(ctx, credentials, options) {
 		const adAccountId = String(credentials.adAccountId ?? '').trim();
 		const accessToken = String(credentials.accessToken ?? '');
@@ -54,7 +54,7 @@ const pinterestSpec: SenderSpec<pinterest.PinterestConfig, pinterest.PinterestEv
  * The credential test: one synthetic event sent with `?test=true` (validated by Pinterest, not
  * recorded), since a conversion token may not be allowed to read the ad account itself.
  */
-async function pinterestConversionsApiTest(
+async function leadCapiPinterestApiTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
@@ -116,7 +116,7 @@ export class PinterestConversions implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'pinterestConversionsApi', required: true, testedBy: 'pinterestConversionsApiTest' },
+			{ name: 'leadCapiPinterestApi', required: true, testedBy: 'leadCapiPinterestApiTest' },
 			{
 				name: 'leadCapiRedisApi',
 				required: true,
@@ -188,7 +188,7 @@ export class PinterestConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiRedisConnectionTest, pinterestConversionsApiTest },
+		credentialTest: { leadCapiRedisConnectionTest, leadCapiPinterestApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -13,7 +13,7 @@ import {
 	type TiktokEvent,
 	type TiktokEventSource,
 } from '../../shared/platforms/tiktok';
-import { leadCapiRedisConnectionTest, tiktokEventsApiTest } from '../common/credentialTests';
+import { leadCapiRedisConnectionTest, leadCapiTiktokApiTest } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
@@ -25,7 +25,7 @@ import { executeSender, type SenderSpec } from '../common/executeSender';
 
 const tiktokSpec: SenderSpec<TiktokConfig, TiktokEvent> = {
 	adapter: tiktokAdapter,
-	credentialName: 'tiktokEventsApi',
+	credentialName: 'leadCapiTiktokApi',
 	readConfig(ctx, credentials, options) {
 		const pixelCode = String(credentials.pixelCode ?? '').trim();
 		const accessToken = String(credentials.accessToken ?? '');
@@ -90,7 +90,7 @@ export class TiktokEvents implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'tiktokEventsApi', required: true, testedBy: 'tiktokEventsApiTest' },
+			{ name: 'leadCapiTiktokApi', required: true, testedBy: 'leadCapiTiktokApiTest' },
 			{
 				name: 'leadCapiRedisApi',
 				required: true,
@@ -174,7 +174,7 @@ export class TiktokEvents implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiRedisConnectionTest, tiktokEventsApiTest },
+		credentialTest: { leadCapiRedisConnectionTest, leadCapiTiktokApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -66,7 +66,7 @@ const text = (value: unknown): string | undefined => (value ? String(value) : un
  * declarative `test` on the credential: for a non-2xx answer n8n shows only its generic status
  * message ("Bad request - please check your parameters"), never Meta's.
  */
-export async function metaConversionsApiTest(
+export async function leadCapiMetaApiTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
@@ -89,7 +89,7 @@ export async function metaConversionsApiTest(
  * TikTok's own reason when it refuses the token or the pixel (e.g. "Access token is incorrect or
  * has been revoked. … [code 40105, request_id …]").
  */
-export async function tiktokEventsApiTest(
+export async function leadCapiTiktokApiTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {

@@ -13,14 +13,14 @@ const ROOT = path.join(__dirname, '..', '..', 'examples');
 const PKG = 'n8n-nodes-lead-capi';
 const cred = (/** @type {keyof typeof DEMO} */ key) => ({ id: DEMO[key].id, name: DEMO[key].name });
 const CRED = {
-	meta: { metaConversionsApi: cred('meta') },
-	pinterest: { pinterestConversionsApi: cred('pinterest') },
-	tiktok: { tiktokEventsApi: cred('tiktok') },
-	google: { googleAdsConversionsOAuth2Api: cred('google') },
-	microsoft: { microsoftConversionsApi: cred('microsoft') },
+	meta: { leadCapiMetaApi: cred('meta') },
+	pinterest: { leadCapiPinterestApi: cred('pinterest') },
+	tiktok: { leadCapiTiktokApi: cred('tiktok') },
+	google: { leadCapiGoogleAdsOAuth2Api: cred('google') },
+	microsoft: { leadCapiMicrosoftApi: cred('microsoft') },
 };
 const REDIS = { leadCapiRedisApi: cred('redis') };
-const SECRET = { leadCaptureWebhookApi: cred('webhookSecret') };
+const SECRET = { leadCapiWebhookApi: cred('webhookSecret') };
 const TYPES = {
 	meta: 'metaConversions',
 	pinterest: 'pinterestConversions',

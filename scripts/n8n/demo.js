@@ -91,7 +91,7 @@ async function startDemoPlatforms(options) {
 	const credentials = [
 		{
 			...DEMO.meta,
-			type: 'metaConversionsApi',
+			type: 'leadCapiMetaApi',
 			data: {
 				pixelId: DESTINATIONS.metaPixel,
 				accessToken: TOKENS.meta,
@@ -102,22 +102,22 @@ async function startDemoPlatforms(options) {
 		},
 		{
 			...DEMO.pinterest,
-			type: 'pinterestConversionsApi',
+			type: 'leadCapiPinterestApi',
 			data: { adAccountId: DESTINATIONS.pinterestAdAccount, accessToken: TOKENS.pinterest, baseUrl: pinterest.url },
 		},
 		{
 			...DEMO.tiktok,
-			type: 'tiktokEventsApi',
+			type: 'leadCapiTiktokApi',
 			data: { pixelCode: DESTINATIONS.tiktokPixel, accessToken: TOKENS.tiktok, baseUrl: tiktok.url },
 		},
 		{
 			...DEMO.microsoft,
-			type: 'microsoftConversionsApi',
+			type: 'leadCapiMicrosoftApi',
 			data: { uetTagId: DESTINATIONS.microsoftTag, apiToken: TOKENS.microsoft, baseUrl: microsoft.url },
 		},
 		{
 			...DEMO.google,
-			type: 'googleAdsConversionsOAuth2Api',
+			type: 'leadCapiGoogleAdsOAuth2Api',
 			data: {
 				clientId: google.clientId,
 				clientSecret: google.clientSecret,
@@ -133,7 +133,7 @@ async function startDemoPlatforms(options) {
 				},
 			},
 		},
-		{ ...DEMO.webhookSecret, type: 'leadCaptureWebhookApi', data: { secret: TOKENS.webhook } },
+		{ ...DEMO.webhookSecret, type: 'leadCapiWebhookApi', data: { secret: TOKENS.webhook } },
 		{
 			...DEMO.redis,
 			type: 'leadCapiRedisApi',

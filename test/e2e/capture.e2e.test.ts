@@ -48,16 +48,16 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 			1,
 			[x, 0],
 			{ event: 'fromState', actionSource: 'auto', leadInput: 'record', dedupStore: 'redis', options: {} },
-			{ credentials: { metaConversionsApi: meta, leadCapiRedisApi: redis } },
+			{ credentials: { leadCapiMetaApi: meta, leadCapiRedisApi: redis } },
 		);
 
 	beforeAll(async () => {
 		standIn = await startMetaStandIn({ accessToken: TOKEN });
 		instance = await n8nWithPackage();
 		instance.importCredentials([
-			{ ...meta, type: 'metaConversionsApi', data: { pixelId: PIXEL, accessToken: TOKEN, baseUrl: standIn.url } },
+			{ ...meta, type: 'leadCapiMetaApi', data: { pixelId: PIXEL, accessToken: TOKEN, baseUrl: standIn.url } },
 			{ ...redis, type: 'leadCapiRedisApi', data: { connection: 'url', url: process.env.REDIS_URL, keyPrefix } },
-			{ ...secret, type: 'leadCaptureWebhookApi', data: { secret: WEBHOOK_SECRET } },
+			{ ...secret, type: 'leadCapiWebhookApi', data: { secret: WEBHOOK_SECRET } },
 		]);
 		admin = adminRedis();
 	});
@@ -79,7 +79,7 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 					1,
 					[0, 0],
 					{ source: 'typeform', path: 'e2e-typeform', authentication: 'signature', captureLog: 'redis', settings: {} },
-					{ webhookId: randomUUID(), credentials: { leadCaptureWebhookApi: secret, leadCapiRedisApi: redis } },
+					{ webhookId: randomUUID(), credentials: { leadCapiWebhookApi: secret, leadCapiRedisApi: redis } },
 				),
 				node('Completed Only', `${PKG}.leadRuleFilter`, 1, [220, 0], { operation: 'filter', sendMode: 'automatic_completed', options: {} }),
 				sender(440),

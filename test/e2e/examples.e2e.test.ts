@@ -163,19 +163,19 @@ describe('example workflows in a real n8n', () => {
 			const byType = (type: string) =>
 				(platforms.credentials as Array<{ id: string; name: string; type: string; data: Record<string, unknown> }>).find((c) => c.type === type)!;
 			const cases: Array<[string, string]> = [
-				['metaConversionsApi', 'accessToken'],
-				['pinterestConversionsApi', 'accessToken'],
-				['tiktokEventsApi', 'accessToken'],
-				['microsoftConversionsApi', 'apiToken'],
-				['googleAdsConversionsOAuth2Api', 'developerToken'],
+				['leadCapiMetaApi', 'accessToken'],
+				['leadCapiPinterestApi', 'accessToken'],
+				['leadCapiTiktokApi', 'accessToken'],
+				['leadCapiMicrosoftApi', 'apiToken'],
+				['leadCapiGoogleAdsOAuth2Api', 'developerToken'],
 			];
 			// The platform's own reason reaches the user, not n8n's generic "Bad request" (Google's
 			// OAuth2 credential can only have n8n's declarative test, which shows n8n's words).
 			const reasons: Record<string, RegExp> = {
-				metaConversionsApi: /^Meta: Invalid OAuth access token - Cannot parse access token \[code 190/,
-				pinterestConversionsApi: /Authentication failed/,
-				tiktokEventsApi: /^TikTok: Access token is incorrect or has been revoked\..*\[code 40105/,
-				microsoftConversionsApi: /^Microsoft: Authorization failed/,
+				leadCapiMetaApi: /^Meta: Invalid OAuth access token - Cannot parse access token \[code 190/,
+				leadCapiPinterestApi: /Authentication failed/,
+				leadCapiTiktokApi: /^TikTok: Access token is incorrect or has been revoked\..*\[code 40105/,
+				leadCapiMicrosoftApi: /^Microsoft: Authorization failed/,
 			};
 			const results: Record<string, [string, string]> = {};
 			for (const [type, secretField] of cases) {

@@ -99,7 +99,7 @@ describe('Lead Capture Trigger in a real n8n under hostile deliveries', () => {
 				type: 'leadCapiRedisApi',
 				data: { connection: 'url', url: process.env.REDIS_URL, keyPrefix },
 			},
-			{ ...secret, type: 'leadCaptureWebhookApi', data: { secret: WEBHOOK_SECRET } },
+			{ ...secret, type: 'leadCapiWebhookApi', data: { secret: WEBHOOK_SECRET } },
 		]);
 		for (const flow of FLOWS) {
 			const workflow = {
@@ -115,7 +115,7 @@ describe('Lead Capture Trigger in a real n8n under hostile deliveries', () => {
 							captureLog: 'redis',
 							...flow.parameters,
 						},
-						{ leadCapiRedisApi: redis, ...(flow.signed ? { leadCaptureWebhookApi: secret } : {}) },
+						{ leadCapiRedisApi: redis, ...(flow.signed ? { leadCapiWebhookApi: secret } : {}) },
 					),
 				],
 				connections: {},

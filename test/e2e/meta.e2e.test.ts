@@ -54,7 +54,7 @@ describe('Meta Conversions in a real n8n', () => {
 		{
 			id: 'e2eMetaCred00001',
 			name: 'Meta (loopback stand-in)',
-			type: 'metaConversionsApi',
+			type: 'leadCapiMetaApi',
 			data: { pixelId: PIXEL, accessToken: TOKEN, appSecret: APP_SECRET, apiVersion: 'v26.0', baseUrl: standIn.url },
 		},
 		{
@@ -65,7 +65,7 @@ describe('Meta Conversions in a real n8n', () => {
 		},
 	];
 	const metaCredentials = {
-		metaConversionsApi: { id: 'e2eMetaCred00001', name: 'Meta (loopback stand-in)' },
+		leadCapiMetaApi: { id: 'e2eMetaCred00001', name: 'Meta (loopback stand-in)' },
 		leadCapiRedisApi: { id: 'e2eRedisCred0001', name: 'Dedup Redis' },
 	};
 
@@ -300,7 +300,7 @@ describe('Meta Conversions in a real n8n', () => {
 		// A credential the run cannot use fails every item, each saying why, with Continue On
 		// Fail; without it the node fails with the same message.
 		instance.importCredentials([
-			{ id: 'e2eMetaNoPixel01', name: 'Meta without dataset', type: 'metaConversionsApi', data: { pixelId: '', accessToken: TOKEN, baseUrl: standIn.url } },
+			{ id: 'e2eMetaNoPixel01', name: 'Meta without dataset', type: 'leadCapiMetaApi', data: { pixelId: '', accessToken: TOKEN, baseUrl: standIn.url } },
 		]);
 		const noPixel = (id: string, onError?: string) => ({
 			...strict,
@@ -308,7 +308,7 @@ describe('Meta Conversions in a real n8n', () => {
 			name: `e2e: Meta credential without dataset (${onError ?? 'strict'})`,
 			nodes: strict.nodes.map((n) =>
 				n.name === 'Meta Conversions'
-					? { ...n, credentials: { ...metaCredentials, metaConversionsApi: { id: 'e2eMetaNoPixel01', name: 'Meta without dataset' } }, ...(onError ? { onError } : {}) }
+					? { ...n, credentials: { ...metaCredentials, leadCapiMetaApi: { id: 'e2eMetaNoPixel01', name: 'Meta without dataset' } }, ...(onError ? { onError } : {}) }
 					: n,
 			),
 		});

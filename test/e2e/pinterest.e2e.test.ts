@@ -85,7 +85,7 @@ describe('Pinterest Conversions in a real n8n', () => {
 		{
 			id: 'e2ePinterestCred',
 			name: 'Pinterest (loopback stand-in)',
-			type: 'pinterestConversionsApi',
+			type: 'leadCapiPinterestApi',
 			data: { adAccountId: AD_ACCOUNT, accessToken: TOKEN, baseUrl: standIn.url },
 		},
 		{
@@ -96,7 +96,7 @@ describe('Pinterest Conversions in a real n8n', () => {
 		},
 	];
 	const nodeCredentials = {
-		pinterestConversionsApi: { id: 'e2ePinterestCred', name: 'Pinterest (loopback stand-in)' },
+		leadCapiPinterestApi: { id: 'e2ePinterestCred', name: 'Pinterest (loopback stand-in)' },
 		leadCapiRedisApi: { id: 'e2ePinRedisCred1', name: 'Dedup Redis' },
 	};
 
@@ -323,7 +323,7 @@ describe('Pinterest Conversions in a real n8n', () => {
 					credentials: {
 						id: 'e2ePinterestCred',
 						name: 'e2ePinterestCred',
-						type: 'pinterestConversionsApi',
+						type: 'leadCapiPinterestApi',
 						data,
 					},
 				}) as Promise<{ data: { status: string; message: string } }>;

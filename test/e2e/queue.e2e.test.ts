@@ -123,7 +123,7 @@ describe('capture workflow in n8n queue mode: 1 main + 2 workers, PostgreSQL, Re
 				},
 				{
 					webhookId: randomUUID(),
-					credentials: { leadCaptureWebhookApi: secret, leadCapiRedisApi: redis },
+					credentials: { leadCapiWebhookApi: secret, leadCapiRedisApi: redis },
 				},
 			),
 			node('Completed Only', `${PKG}.leadRuleFilter`, 1, [220, 0], {
@@ -143,7 +143,7 @@ describe('capture workflow in n8n queue mode: 1 main + 2 workers, PostgreSQL, Re
 					dedupStore: 'redis',
 					options: {},
 				},
-				{ credentials: { metaConversionsApi: meta, leadCapiRedisApi: redis } },
+				{ credentials: { leadCapiMetaApi: meta, leadCapiRedisApi: redis } },
 			),
 		],
 		connections: chain('Typeform', 'Completed Only', 'Meta Conversions'),
@@ -182,7 +182,7 @@ describe('capture workflow in n8n queue mode: 1 main + 2 workers, PostgreSQL, Re
 			write('credentials.json', [
 				{
 					...meta,
-					type: 'metaConversionsApi',
+					type: 'leadCapiMetaApi',
 					data: { pixelId: PIXEL, accessToken: TOKEN, baseUrl: standIn.url },
 				},
 				// The same credential (one URL, one key prefix) on every worker: that is what makes
@@ -192,7 +192,7 @@ describe('capture workflow in n8n queue mode: 1 main + 2 workers, PostgreSQL, Re
 					type: 'leadCapiRedisApi',
 					data: { connection: 'url', url: redisUrl, keyPrefix },
 				},
-				{ ...secret, type: 'leadCaptureWebhookApi', data: { secret: WEBHOOK_SECRET } },
+				{ ...secret, type: 'leadCapiWebhookApi', data: { secret: WEBHOOK_SECRET } },
 			]),
 		);
 		n8n.importWorkflow(home, queue.env, write('workflow.json', workflow), { activate: true });

@@ -113,11 +113,11 @@ describe('secrets never reach outputs, errors, execution data or logs in a real 
 		secrets.add(createHmac('sha256', META_APP_SECRET).update(WRONG.meta).digest('hex'));
 		// The same credentials with wrong secrets, under ids of their own.
 		const wrongOf: Record<string, Record<string, string>> = {
-			metaConversionsApi: { accessToken: WRONG.meta },
-			pinterestConversionsApi: { accessToken: WRONG.pinterest },
-			tiktokEventsApi: { accessToken: WRONG.tiktok },
-			microsoftConversionsApi: { apiToken: WRONG.microsoft },
-			googleAdsConversionsOAuth2Api: { developerToken: WRONG.googleDeveloper },
+			leadCapiMetaApi: { accessToken: WRONG.meta },
+			leadCapiPinterestApi: { accessToken: WRONG.pinterest },
+			leadCapiTiktokApi: { accessToken: WRONG.tiktok },
+			leadCapiMicrosoftApi: { apiToken: WRONG.microsoft },
+			leadCapiGoogleAdsOAuth2Api: { developerToken: WRONG.googleDeveloper },
 		};
 		const wrong = credentials
 			.filter((c) => wrongOf[c.type])
@@ -174,7 +174,7 @@ describe('secrets never reach outputs, errors, execution data or logs in a real 
 				captureTrigger(
 					'Typeform',
 					{ source: 'typeform', path: 'e2e-secrets', authentication: 'signature' },
-					{ leadCaptureWebhookApi: { id: DEMO.webhookSecret.id, name: DEMO.webhookSecret.name } },
+					{ leadCapiWebhookApi: { id: DEMO.webhookSecret.id, name: DEMO.webhookSecret.name } },
 				),
 			],
 			connections: {},

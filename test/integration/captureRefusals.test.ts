@@ -35,7 +35,7 @@ async function startTrigger(
 	const warnings: string[] = [];
 	let executions = 0;
 	const credentials: Record<string, Record<string, unknown>> = {
-		leadCaptureWebhookApi: { secret: SECRET },
+		leadCapiWebhookApi: { secret: SECRET },
 		leadCapiRedisApi: redis,
 	};
 	// The trigger answers first and counts after: the test waits for its handlers to finish.

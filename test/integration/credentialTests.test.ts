@@ -5,13 +5,13 @@ import type {
 	INodeCredentialTestResult,
 	INodeType,
 } from 'n8n-workflow';
-import { GoogleAdsConversionsOAuth2Api } from '../../credentials/GoogleAdsConversionsOAuth2Api.credentials';
+import { LeadCapiGoogleAdsOAuth2Api } from '../../credentials/LeadCapiGoogleAdsOAuth2Api.credentials';
 import { LeadCapiRedisApi } from '../../credentials/LeadCapiRedisApi.credentials';
-import { LeadCaptureWebhookApi } from '../../credentials/LeadCaptureWebhookApi.credentials';
-import { MetaConversionsApi } from '../../credentials/MetaConversionsApi.credentials';
-import { MicrosoftConversionsApi } from '../../credentials/MicrosoftConversionsApi.credentials';
-import { PinterestConversionsApi } from '../../credentials/PinterestConversionsApi.credentials';
-import { TiktokEventsApi } from '../../credentials/TiktokEventsApi.credentials';
+import { LeadCapiWebhookApi } from '../../credentials/LeadCapiWebhookApi.credentials';
+import { LeadCapiMetaApi } from '../../credentials/LeadCapiMetaApi.credentials';
+import { LeadCapiMicrosoftApi } from '../../credentials/LeadCapiMicrosoftApi.credentials';
+import { LeadCapiPinterestApi } from '../../credentials/LeadCapiPinterestApi.credentials';
+import { LeadCapiTiktokApi } from '../../credentials/LeadCapiTiktokApi.credentials';
 import { GoogleAdsConversions } from '../../nodes/GoogleAdsConversions/GoogleAdsConversions.node';
 import { IdentityNormalizer } from '../../nodes/IdentityNormalizer/IdentityNormalizer.node';
 import { LeadCaptureTrigger } from '../../nodes/LeadCaptureTrigger/LeadCaptureTrigger.node';
@@ -44,13 +44,13 @@ const NODES: INodeType[] = [
 	new LeadCaptureTrigger(),
 ];
 const CREDENTIALS: ICredentialType[] = [
-	new MetaConversionsApi(),
-	new PinterestConversionsApi(),
-	new TiktokEventsApi(),
-	new MicrosoftConversionsApi(),
-	new GoogleAdsConversionsOAuth2Api(),
+	new LeadCapiMetaApi(),
+	new LeadCapiPinterestApi(),
+	new LeadCapiTiktokApi(),
+	new LeadCapiMicrosoftApi(),
+	new LeadCapiGoogleAdsOAuth2Api(),
 	new LeadCapiRedisApi(),
-	new LeadCaptureWebhookApi(),
+	new LeadCapiWebhookApi(),
 ];
 
 type Tester = (
@@ -123,7 +123,7 @@ describe('the Meta credential test says what Meta said', () => {
 	});
 	afterAll(() => standIn.close());
 	const meta = (data: Record<string, unknown>) =>
-		runTest('metaConversionsApi', {
+		runTest('leadCapiMetaApi', {
 			pixelId: PIXEL,
 			accessToken: TOKEN,
 			appSecret: APP_SECRET,
@@ -188,7 +188,7 @@ describe('the Pinterest and Microsoft credential tests say what the platform sai
 	});
 
 	it("Pinterest: a wrong token fails with Pinterest's message and code", async () => {
-		const result = await runTest('pinterestConversionsApi', {
+		const result = await runTest('leadCapiPinterestApi', {
 			adAccountId: '549755885175',
 			accessToken: 'wrong-token-0123456789',
 			baseUrl: pinterestStandIn.url,
@@ -200,7 +200,7 @@ describe('the Pinterest and Microsoft credential tests say what the platform sai
 	});
 
 	it("Microsoft: a wrong token fails with Microsoft's message and code", async () => {
-		const result = await runTest('microsoftConversionsApi', {
+		const result = await runTest('leadCapiMicrosoftApi', {
 			uetTagId: '187072955',
 			apiToken: 'wrong-token-0123456789',
 			baseUrl: microsoftStandIn.url,

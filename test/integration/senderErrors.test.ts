@@ -41,7 +41,7 @@ function context(opts: {
 		options: {},
 	};
 	const credentials: Record<string, Record<string, unknown>> = {
-		metaConversionsApi: { pixelId: PIXEL, accessToken: TOKEN, baseUrl: opts.baseUrl },
+		leadCapiMetaApi: { pixelId: PIXEL, accessToken: TOKEN, baseUrl: opts.baseUrl },
 		leadCapiRedisApi: { connection: 'fields', ...opts.redis },
 	};
 	used.push(credentials.leadCapiRedisApi);

@@ -441,11 +441,11 @@ describe("the TikTok Events API credential test (the TikTok Events node's), agai
 	/** What n8n's credential tester calls: the function the node names in testedBy. */
 	function credentialTest(credentials: Record<string, unknown>) {
 		const node = new TiktokEvents();
-		const testedBy = node.description.credentials?.find((c) => c.name === 'tiktokEventsApi')
+		const testedBy = node.description.credentials?.find((c) => c.name === 'leadCapiTiktokApi')
 			?.testedBy as string;
-		return node.methods.credentialTest[testedBy as 'tiktokEventsApiTest'].call(
+		return node.methods.credentialTest[testedBy as 'leadCapiTiktokApiTest'].call(
 			credentialTestContext(),
-			{ id: '1', name: 'TikTok', type: 'tiktokEventsApi', data: credentials as never },
+			{ id: '1', name: 'TikTok', type: 'leadCapiTiktokApi', data: credentials as never },
 		);
 	}
 

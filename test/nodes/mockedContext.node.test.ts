@@ -49,11 +49,9 @@ describe('the mocked n8n context (test/nodes/support)', () => {
 		expect(ctx.getNodeParameter('customEventName', 0, 'fallback')).toBe('fallback');
 	});
 
-	it('getCredentials: by the new name or the old one, with the type defaults filled in; unset is an n8n error', async () => {
+	it('getCredentials: by type name, with the type defaults filled in; unset is an n8n error', async () => {
 		const ctx = context();
-		const byNew = await ctx.getCredentials('leadCapiMetaApi');
-		expect(byNew).toMatchObject({ pixelId: '42', apiVersion: 'v26.0' });
-		expect(await ctx.getCredentials('metaConversionsApi')).toEqual(byNew);
+		expect(await ctx.getCredentials('leadCapiMetaApi')).toMatchObject({ pixelId: '42', apiVersion: 'v26.0' });
 		await expect(ctx.getCredentials('leadCapiPinterestApi')).rejects.toThrow(NodeOperationError);
 	});
 
@@ -73,7 +71,7 @@ describe('the mocked n8n context (test/nodes/support)', () => {
 		});
 		const request = { method: 'GET' as const, url: `${meta.url}/v26.0/42`, json: true };
 		const thrown = await ctx.helpers.httpRequestWithAuthentication
-			.call(ctx, 'metaConversionsApi', request)
+			.call(ctx, 'leadCapiMetaApi', request)
 			.catch((e: unknown) => e);
 		expect(thrown).toBeInstanceOf(NodeApiError);
 		expect((thrown as NodeApiError).httpCode).toBe('400');
@@ -90,7 +88,7 @@ describe('the mocked n8n context (test/nodes/support)', () => {
 		const ctx = context();
 		const full = (await ctx.helpers.httpRequestWithAuthentication.call(
 			ctx,
-			'microsoftConversionsApi',
+			'leadCapiMicrosoftApi',
 			{
 				method: 'POST',
 				url: `${microsoft.url}/v1/343001234/events`,

@@ -12,7 +12,7 @@ import {
 	type IPairedItemData,
 	type IWebhookFunctions,
 } from 'n8n-workflow';
-import { credentialAliases, withCredentialDefaults } from './credentials';
+import { withCredentialDefaults } from './credentials';
 import { n8nHttpRequest, n8nHttpRequestWithAuthentication } from './n8nHttp';
 
 /** n8n's Settings → On Error of a node. */
@@ -23,7 +23,7 @@ export interface NodeSetup {
 	params?: INodeParameters;
 	/** Parameters that are expressions: their value per item (`itemIndex`) as n8n resolves them. */
 	expressions?: Record<string, (itemIndex: number) => unknown>;
-	/** Credentials by type name (the names after the rename; the old names find them too). */
+	/** Credentials by type name. */
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
 	onError?: OnError;
 }
@@ -108,13 +108,11 @@ function makeNode(node: INodeType, parameters: INodeParameters, onError: OnError
 	};
 }
 
-/** getCredentials: by the name asked, else by its other name (before / after the rename). */
+/** getCredentials: the credential of the type asked, with the type's defaults filled in. */
 function credentialReader(node: INode, store: NodeSetup['credentials'] = {}) {
 	return async (type: string): Promise<ICredentialDataDecryptedObject> => {
-		for (const alias of credentialAliases(type)) {
-			const data = store[alias];
-			if (data) return withCredentialDefaults(type, structuredClone(data));
-		}
+		const data = store[type];
+		if (data) return withCredentialDefaults(type, structuredClone(data));
 		throw new NodeOperationError(node, `Node does not have any credentials set for "${type}"`);
 	};
 }

@@ -7,30 +7,6 @@ import {
 	type INodeParameters,
 } from 'n8n-workflow';
 
-/**
- * Credential type names before the rename of issue 10 item 3 → after it. Tests key credentials
- * by the new names; a node that still asks for an old name gets the same credential.
- * TODO(lead): remove this fallback once the rename is merged and no node asks for an old name.
- */
-export const RENAMED_CREDENTIALS: Record<string, string> = {
-	metaConversionsApi: 'leadCapiMetaApi',
-	pinterestConversionsApi: 'leadCapiPinterestApi',
-	tiktokEventsApi: 'leadCapiTiktokApi',
-	microsoftConversionsApi: 'leadCapiMicrosoftApi',
-	googleAdsConversionsOAuth2Api: 'leadCapiGoogleAdsOAuth2Api',
-	leadCaptureWebhookApi: 'leadCapiWebhookApi',
-};
-
-const OLD_NAMES: Record<string, string> = Object.fromEntries(
-	Object.entries(RENAMED_CREDENTIALS).map(([oldName, newName]) => [newName, oldName]),
-);
-
-/** A name and the other name of the same credential type (before or after the rename). */
-export function credentialAliases(name: string): string[] {
-	const other = RENAMED_CREDENTIALS[name] ?? OLD_NAMES[name];
-	return other ? [name, other] : [name];
-}
-
 let types: Map<string, ICredentialType> | undefined;
 
 /** Every credential type of the package, from credentials/*.credentials.ts, by its name. */
@@ -50,13 +26,11 @@ function credentialTypes(): Map<string, ICredentialType> {
 	return types;
 }
 
-/** The credential type a node names, under its old or its new name. */
+/** The credential type a node names. */
 export function credentialType(name: string): ICredentialType {
-	for (const alias of credentialAliases(name)) {
-		const type = credentialTypes().get(alias);
-		if (type) return type;
-	}
-	throw new Error(`no credential type "${name}" in credentials/`);
+	const type = credentialTypes().get(name);
+	if (!type) throw new Error(`no credential type "${name}" in credentials/`);
+	return type;
 }
 
 /**

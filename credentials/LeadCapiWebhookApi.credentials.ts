@@ -6,10 +6,12 @@ import type { ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
  * the Lead Capture Trigger on every delivery; there is no remote API to test it against, so the
  * credential test is the signature check of a real delivery (see the README).
  */
-export class LeadCaptureWebhookApi implements ICredentialType {
-	name = 'leadCaptureWebhookApi';
+export class LeadCapiWebhookApi implements ICredentialType {
+	name = 'leadCapiWebhookApi';
 
-	displayName = 'Lead Capture Webhook Secret API';
+	// Ends in "(Lead CAPI)": credential names are global in n8n, so ours say whose they are.
+	// eslint-disable-next-line n8n-nodes-base/cred-class-field-display-name-missing-api
+	displayName = 'Lead Capture Webhook Secret API (Lead CAPI)';
 
 	icon: Icon = { light: 'file:../icons/lead-capture.svg', dark: 'file:../icons/lead-capture.dark.svg' };
 

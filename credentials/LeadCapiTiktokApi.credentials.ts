@@ -7,14 +7,16 @@ import type {
 
 /**
  * TikTok pixel (and optional CRM event set) + Events API access token. Tested by the TikTok Events
- * node (testedBy `tiktokEventsApiTest`): a probe without events that reports TikTok's own reason
+ * node (testedBy `leadCapiTiktokApiTest`): a probe without events that reports TikTok's own reason
  * (message, code) when the token or the pixel is refused; a declarative `test` could only show
  * fixed texts for the codes listed in it.
  */
-export class TiktokEventsApi implements ICredentialType {
-	name = 'tiktokEventsApi';
+export class LeadCapiTiktokApi implements ICredentialType {
+	name = 'leadCapiTiktokApi';
 
-	displayName = 'TikTok Events API';
+	// Ends in "(Lead CAPI)": credential names are global in n8n, so ours say whose they are.
+	// eslint-disable-next-line n8n-nodes-base/cred-class-field-display-name-missing-api
+	displayName = 'TikTok Events API (Lead CAPI)';
 
 	icon: Icon = { light: 'file:../icons/tiktok.svg', dark: 'file:../icons/tiktok.dark.svg' };
 

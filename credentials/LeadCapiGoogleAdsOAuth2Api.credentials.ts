@@ -5,12 +5,14 @@ import type { ICredentialTestRequest, ICredentialType, INodeProperties, Icon } f
  * token) plus the developer token every Google Ads call carries. Built on n8n's generic
  * `oAuth2Api` with Google's endpoints, as n8n's own Google credentials are.
  */
-export class GoogleAdsConversionsOAuth2Api implements ICredentialType {
-	name = 'googleAdsConversionsOAuth2Api';
+export class LeadCapiGoogleAdsOAuth2Api implements ICredentialType {
+	name = 'leadCapiGoogleAdsOAuth2Api';
 
 	extends = ['oAuth2Api'];
 
-	displayName = 'Google Ads Conversions OAuth2 API';
+	// Ends in "(Lead CAPI)": credential names are global in n8n, so ours say whose they are.
+	// eslint-disable-next-line n8n-nodes-base/cred-class-field-display-name-missing-api, n8n-nodes-base/cred-class-field-display-name-missing-oauth2
+	displayName = 'Google Ads Conversions OAuth2 API (Lead CAPI)';
 
 	icon: Icon = { light: 'file:../icons/google.svg', dark: 'file:../icons/google.dark.svg' };
 

@@ -9,14 +9,16 @@ import type {
 
 /**
  * Meta dataset (pixel) + Conversions API access token. Tested by the Meta Conversions node
- * (testedBy `metaConversionsApiTest`), not by a declarative `test`: n8n reports a refused
+ * (testedBy `leadCapiMetaApiTest`), not by a declarative `test`: n8n reports a refused
  * declarative test with its own generic message, and Meta's reason (e.g. code 190, the token)
  * is what tells the user what to fix.
  */
-export class MetaConversionsApi implements ICredentialType {
-	name = 'metaConversionsApi';
+export class LeadCapiMetaApi implements ICredentialType {
+	name = 'leadCapiMetaApi';
 
-	displayName = 'Meta Conversions API';
+	// Ends in "(Lead CAPI)": credential names are global in n8n, so ours say whose they are.
+	// eslint-disable-next-line n8n-nodes-base/cred-class-field-display-name-missing-api
+	displayName = 'Meta Conversions API (Lead CAPI)';
 
 	icon: Icon = { light: 'file:../icons/meta.svg', dark: 'file:../icons/meta.dark.svg' };
 

@@ -5,10 +5,12 @@ import type { IAuthenticateGeneric, ICredentialType, INodeProperties, Icon } fro
  * (testedBy): a conversion token may not be allowed to read the ad account, so the test is one
  * synthetic event sent with `?test=true`, which Pinterest validates and does not record.
  */
-export class PinterestConversionsApi implements ICredentialType {
-	name = 'pinterestConversionsApi';
+export class LeadCapiPinterestApi implements ICredentialType {
+	name = 'leadCapiPinterestApi';
 
-	displayName = 'Pinterest Conversions API';
+	// Ends in "(Lead CAPI)": credential names are global in n8n, so ours say whose they are.
+	// eslint-disable-next-line n8n-nodes-base/cred-class-field-display-name-missing-api
+	displayName = 'Pinterest Conversions API (Lead CAPI)';
 
 	icon: Icon = { light: 'file:../icons/pinterest.svg', dark: 'file:../icons/pinterest.dark.svg' };
 

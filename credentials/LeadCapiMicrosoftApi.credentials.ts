@@ -4,14 +4,16 @@ import type { IAuthenticateGeneric, ICredentialType, INodeProperties, Icon } fro
  * A UET tag + its Conversions API auth key. No declarative `test`: Microsoft documents no
  * read-only call for this API, and the only authenticated endpoint (POST …/events) answers an
  * empty probe batch with 400, which a declarative test can only report as a failure. The
- * Microsoft Conversions node tests it instead (`microsoftConversionsApiTest`): it posts an
+ * Microsoft Conversions node tests it instead (`leadCapiMicrosoftApiTest`): it posts an
  * empty batch, which cannot record a conversion, and tells 401/403 (token or tag refused) and
  * 404 (tag ID or Base URL) from 2xx/400 (past authentication).
  */
-export class MicrosoftConversionsApi implements ICredentialType {
-	name = 'microsoftConversionsApi';
+export class LeadCapiMicrosoftApi implements ICredentialType {
+	name = 'leadCapiMicrosoftApi';
 
-	displayName = 'Microsoft Conversions API';
+	// Ends in "(Lead CAPI)": credential names are global in n8n, so ours say whose they are.
+	// eslint-disable-next-line n8n-nodes-base/cred-class-field-display-name-missing-api
+	displayName = 'Microsoft Conversions API (Lead CAPI)';
 
 	icon: Icon = { light: 'file:../icons/microsoft.svg', dark: 'file:../icons/microsoft.dark.svg' };
 
