@@ -1,17 +1,13 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IExecuteFunctions,
-	IHttpRequestOptions,
-	IN8nHttpFullResponse,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import type { HttpExecutor, HttpRequest, HttpResponse } from '../../shared';
+import type { HttpExecutor, HttpResponse } from '../../shared';
 import {
 	isAccessTokenRejection,
 	normalizeCustomerId,
 	readRpcError,
 	type GoogleAdsConnection,
 } from '../../shared/platforms/google';
+import { asTransportError, n8nAttempt, type Attempt } from '../common/n8nExecutor';
 
 export const GOOGLE_ADS_CREDENTIAL = 'leadCapiGoogleAdsOAuth2Api';
 
@@ -55,56 +51,6 @@ export function oauthSecrets(credentials: ICredentialDataDecryptedObject): strin
 	);
 }
 
-function lowerHeaders(headers: unknown): Record<string, string> {
-	const out: Record<string, string> = {};
-	if (headers && typeof headers === 'object') {
-		for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
-			if (value !== undefined && value !== null) out[key.toLowerCase()] = String(value);
-		}
-	}
-	return out;
-}
-
-/**
- * What n8n threw, as the core transport understands failures: a response when n8n had one (its
- * NodeApiError keeps the status in `httpCode` and the body in `context.data`), else an Error
- * with the Node-style code (ECONNRESET, ETIMEDOUT…) the transport classifies and retries.
- * A NodeApiError would hide that code; this error never reaches the n8n UI as such, the
- * transport turns it into the item's error.
- */
-function responseFromError(error: unknown): HttpResponse | undefined {
-	const e = error as { httpCode?: unknown; context?: { data?: unknown } };
-	const status = Number(e?.httpCode);
-	if (!Number.isInteger(status) || status < 100 || status > 599) return undefined;
-	return { status, headers: {}, data: e.context?.data ?? null };
-}
-
-function asTransportError(error: unknown): Error {
-	const e = error as { httpCode?: unknown; code?: unknown; message?: unknown; messages?: unknown };
-	const code = [e?.httpCode, e?.code].find(
-		(c): c is string => typeof c === 'string' && /^[A-Z][A-Z0-9_]+$/.test(c),
-	);
-	const original = Array.isArray(e?.messages) && e.messages[0] ? e.messages[0] : e?.message;
-	return Object.assign(new Error(String(original ?? error)), code ? { code } : {});
-}
-
-function n8nOptions(
-	request: HttpRequest & { timeoutMs: number },
-	ignoreStatus: boolean,
-): IHttpRequestOptions {
-	return {
-		method: request.method,
-		url: request.url,
-		qs: request.params,
-		headers: { 'content-type': 'application/json', ...request.headers },
-		body: request.body as IHttpRequestOptions['body'],
-		json: true,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: ignoreStatus,
-		timeout: request.timeoutMs,
-	};
-}
-
 /** Google's 401 with the reason n8n could not refresh the token added to its message. */
 function withRefreshFailure(response: HttpResponse, reason: string): HttpResponse {
 	const rpc = readRpcError(response.data) ?? { code: 401, status: 'UNAUTHENTICATED' };
@@ -120,8 +66,9 @@ function withRefreshFailure(response: HttpResponse, reason: string): HttpRespons
 }
 
 /**
- * One HTTP attempt through n8n's OAuth2 handling (the core transport does retries, the error map
- * and scrubbing). n8n refreshes an OAuth2 token only when a request *throws* a 401, which
+ * One HTTP attempt through n8n's request helper signed with the OAuth2 credential (the common
+ * `n8nAttempt`: proxies, timeouts, network error codes; the core transport does retries, the
+ * error map and scrubbing). n8n refreshes an OAuth2 token only when a request *throws* a 401, which
  * `ignoreHttpStatusErrors` (needed to keep Retry-After headers and Google's error bodies) turns
  * off; so on a 401 about the token this executor refreshes it once per run with
  * `helpers.refreshOAuth2Token` (n8n stores the new token) and repeats the request once. Where
@@ -134,27 +81,8 @@ export function googleAdsExecutor(
 ): HttpExecutor {
 	let refresh: Promise<string | undefined> | undefined;
 
-	const attempt = async (
-		request: HttpRequest & { timeoutMs: number },
-		ignoreStatus: boolean,
-	): Promise<HttpResponse> => {
-		try {
-			const response = (await ctx.helpers.httpRequestWithAuthentication.call(
-				ctx,
-				credentialName,
-				n8nOptions(request, ignoreStatus),
-			)) as IN8nHttpFullResponse;
-			return {
-				status: response.statusCode,
-				headers: lowerHeaders(response.headers),
-				data: response.body,
-			};
-		} catch (error) {
-			const response = responseFromError(error);
-			if (response) return response;
-			throw asTransportError(error);
-		}
-	};
+	const attempt = (request: Attempt, ignoreHttpStatusErrors: boolean) =>
+		n8nAttempt(ctx, request, { credentialName, ignoreHttpStatusErrors });
 
 	/** Resolves to why the refresh failed, or undefined when n8n stored a new token. */
 	const refreshToken = async (): Promise<string | undefined> => {

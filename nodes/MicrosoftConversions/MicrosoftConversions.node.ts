@@ -26,6 +26,7 @@ import {
 	senderOptions,
 } from '../common/descriptions';
 import { executeSender, type SenderSpec } from '../common/executeSender';
+import { credentialTestExecutor } from '../common/n8nExecutor';
 
 const microsoftSpec: SenderSpec<MicrosoftConfig, MicrosoftEvent> = {
 	adapter: microsoftAdapter,
@@ -63,7 +64,10 @@ async function leadCapiMicrosoftApiTest(
 			apiToken: String(data.apiToken ?? ''),
 			baseUrl: data.baseUrl ? String(data.baseUrl) : undefined,
 		},
-		new Transport({ retry: { maxRetries: 1, maxTotalMs: 15_000 } }),
+		new Transport({
+			executor: credentialTestExecutor(this),
+			retry: { maxRetries: 1, maxTotalMs: 15_000 },
+		}),
 	);
 	return { status: result.ok ? 'OK' : 'Error', message: result.message };
 }

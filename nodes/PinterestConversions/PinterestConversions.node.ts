@@ -19,6 +19,7 @@ import {
 	senderOptions,
 } from '../common/descriptions';
 import { executeSender, type SenderSpec } from '../common/executeSender';
+import { credentialTestExecutor } from '../common/n8nExecutor';
 
 const pinterestSpec: SenderSpec<pinterest.PinterestConfig, pinterest.PinterestEvent> = {
 	adapter: pinterestAdapter,
@@ -64,7 +65,11 @@ async function leadCapiPinterestApiTest(
 			accessToken: String(data.accessToken ?? ''),
 			baseUrl: data.baseUrl ? String(data.baseUrl) : undefined,
 		},
-		new Transport({ timeoutMs: 10_000, retry: { maxRetries: 1, maxTotalMs: 15_000 } }),
+		new Transport({
+			executor: credentialTestExecutor(this),
+			timeoutMs: 10_000,
+			retry: { maxRetries: 1, maxTotalMs: 15_000 },
+		}),
 	);
 	return { status: result.ok ? 'OK' : 'Error', message: result.message };
 }

@@ -4,6 +4,7 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 import { meta, testRedisConnection, tiktok, Transport } from '../../shared';
+import { credentialTestExecutor } from './n8nExecutor';
 import { redisConfigFromCredentials } from './redisClients';
 
 /** Connects to the dedup Redis and PINGs it, with a timeout and a friendly message. */
@@ -46,9 +47,16 @@ export async function leadCaptureSecretTest(
 	};
 }
 
-/** Platform calls of a credential test: one retry for a blip, never a minute of backoff. */
-const testTransport = () =>
-	new Transport({ timeoutMs: 10_000, retry: { maxRetries: 1, maxTotalMs: 15_000 } });
+/**
+ * Platform calls of a credential test, through n8n's request helper (its proxy settings): one
+ * retry for a blip, never a minute of backoff.
+ */
+const testTransport = (ctx: ICredentialTestFunctions) =>
+	new Transport({
+		executor: credentialTestExecutor(ctx),
+		timeoutMs: 10_000,
+		retry: { maxRetries: 1, maxTotalMs: 15_000 },
+	});
 
 const text = (value: unknown): string | undefined => (value ? String(value) : undefined);
 
@@ -71,7 +79,7 @@ export async function leadCapiMetaApiTest(
 			apiVersion: text(data.apiVersion),
 			baseUrl: text(data.baseUrl),
 		},
-		testTransport(),
+		testTransport(this),
 	);
 	return { status: result.ok ? 'OK' : 'Error', message: result.message };
 }
@@ -92,7 +100,7 @@ export async function leadCapiTiktokApiTest(
 			accessToken: String(data.accessToken ?? ''),
 			baseUrl: text(data.baseUrl),
 		},
-		testTransport(),
+		testTransport(this),
 	);
 	return { status: result.ok ? 'OK' : 'Error', message: result.message };
 }

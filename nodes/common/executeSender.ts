@@ -24,6 +24,7 @@ import {
 	type PlatformAdapter,
 } from '../../shared';
 import { resolveStore } from './dedupStores';
+import { n8nExecutor } from './n8nExecutor';
 
 /** What a sender node adds to the common path: its adapter, credential and event naming. */
 export interface SenderSpec<Config, Payload> {
@@ -40,8 +41,8 @@ export interface SenderSpec<Config, Payload> {
 		transport: Transport,
 	): Config | Promise<Config>;
 	/**
-	 * How HTTP requests are made, when not with the core's axios instance: e.g. n8n's
-	 * httpRequestWithAuthentication for OAuth2 credentials, whose tokens n8n refreshes.
+	 * How HTTP requests are made, when not with n8n's plain request helper (`n8nExecutor`): e.g.
+	 * signed by an OAuth2 credential whose tokens n8n refreshes.
 	 */
 	executor?(ctx: IExecuteFunctions): HttpExecutor;
 	/**
@@ -197,7 +198,7 @@ export async function executeSender<Config, Payload>(
 	const options = ctx.getNodeParameter('options', 0, {}) as SenderOptions;
 	const dryRun = Boolean(options.dryRun);
 	const transport = new Transport({
-		executor: spec.executor?.(ctx),
+		executor: spec.executor?.(ctx) ?? n8nExecutor(ctx),
 		logger: {
 			debug: (message) => ctx.logger.debug(message),
 			warn: (message) => ctx.logger.warn(message),

@@ -55,9 +55,9 @@ export interface TransportLogger {
 /**
  * Performs one HTTP attempt and returns the response whatever its status; throws only when no
  * response came (network error, timeout), ideally with a Node-style `code` (ECONNRESET,
- * ETIMEDOUT…). The default executor is the shared axios instance; a node can pass n8n's own
- * request helper instead (e.g. for OAuth2 credentials whose tokens n8n refreshes), while
- * retries, classification and scrubbing stay here.
+ * ETIMEDOUT…). The default executor is the shared axios instance (no proxy: for using the core
+ * on its own); inside n8n every node passes n8n's request helper instead (n8n's proxy settings,
+ * OAuth2 signing and refresh), while retries, classification and scrubbing stay here.
  */
 export type HttpExecutor = (request: HttpRequest & { timeoutMs: number }) => Promise<HttpResponse>;
 

@@ -21,6 +21,7 @@ import { MetaConversions } from '../../nodes/MetaConversions/MetaConversions.nod
 import { MicrosoftConversions } from '../../nodes/MicrosoftConversions/MicrosoftConversions.node';
 import { PinterestConversions } from '../../nodes/PinterestConversions/PinterestConversions.node';
 import { TiktokEvents } from '../../nodes/TiktokEvents/TiktokEvents.node';
+import { credentialTestContext } from '../nodes/support/n8nHttp';
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { startMetaStandIn } = require('../standins/meta.js');
 const { startPinterestStandIn } = require('../standins/pinterest.js');
@@ -72,7 +73,7 @@ function testerFor(type: string): Tester {
 }
 
 const runTest = (type: string, data: Record<string, unknown>) =>
-	testerFor(type).call({} as ICredentialTestFunctions, {
+	testerFor(type).call(credentialTestContext(), {
 		id: '1',
 		name: type,
 		type,

@@ -3,13 +3,15 @@ import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow'
 import { NodeOperationError } from 'n8n-workflow';
 import { MetaConversions } from '../../nodes/MetaConversions/MetaConversions.node';
 import { getRedisClient, redisConfigFromCredentials } from '../../nodes/common/redisClients';
+import { n8nHttpRequest } from '../nodes/support/n8nHttp';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startMetaStandIn } = require('../standins/meta.js');
 
 /**
  * The errors a sender node raises, as n8n shows them: run through the node's own execute() with
- * the n8n context reduced to what the node reads (parameters, credentials, On Error), a real
- * Redis or a closed port, and the Meta stand-in.
+ * the n8n context reduced to what the node reads (parameters, credentials, On Error, n8n's
+ * request helper as test/nodes/support models it), a real Redis or a closed port, and the Meta
+ * stand-in.
  */
 const TOKEN = 'sender-errors-token-0123456789';
 const PIXEL = '555000111222333';
@@ -50,6 +52,7 @@ function context(opts: {
 		getCredentials: async (name: string) => credentials[name],
 		getNode: () => NODE,
 		continueOnFail: () => opts.continueOnFail,
+		helpers: { httpRequest: n8nHttpRequest },
 		logger: {
 			debug: () => undefined,
 			warn: () => undefined,

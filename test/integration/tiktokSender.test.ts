@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ICredentialTestFunctions } from 'n8n-workflow';
+import { credentialTestContext } from '../nodes/support/n8nHttp';
 import { TiktokEvents } from '../../nodes/TiktokEvents/TiktokEvents.node';
 import { Transport, type ItemResult, type PlatformAdapter } from '../../shared';
 import { tiktokAdapter, type TiktokConfig, type TiktokEvent } from '../../shared/platforms/tiktok';
@@ -435,7 +435,7 @@ describe('TikTok sender through dispatch, against a loopback TikTok and a real R
 	});
 });
 
-describe('the TikTok Events API credential test (the TikTok Events node\'s), against the stand-in', () => {
+describe("the TikTok Events API credential test (the TikTok Events node's), against the stand-in", () => {
 	let standIn: StandIn;
 
 	/** What n8n's credential tester calls: the function the node names in testedBy. */
@@ -444,7 +444,7 @@ describe('the TikTok Events API credential test (the TikTok Events node\'s), aga
 		const testedBy = node.description.credentials?.find((c) => c.name === 'leadCapiTiktokApi')
 			?.testedBy as string;
 		return node.methods.credentialTest[testedBy as 'leadCapiTiktokApiTest'].call(
-			{} as ICredentialTestFunctions,
+			credentialTestContext(),
 			{ id: '1', name: 'TikTok', type: 'leadCapiTiktokApi', data: credentials as never },
 		);
 	}
@@ -463,7 +463,9 @@ describe('the TikTok Events API credential test (the TikTok Events node\'s), aga
 		expect(result).toEqual({
 			status: 'OK',
 			message: expect.stringMatching(
-				new RegExp(`^TikTok accepted the access token for pixel ${PIXEL}; the probe without events was refused as expected \\(Invalid value for data.*\\), nothing was recorded$`),
+				new RegExp(
+					`^TikTok accepted the access token for pixel ${PIXEL}; the probe without events was refused as expected \\(Invalid value for data.*\\), nothing was recorded$`,
+				),
 			),
 		});
 		expect(standIn.requests).toEqual([

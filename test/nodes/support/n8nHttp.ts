@@ -3,6 +3,7 @@ import {
 	ExecutionBaseError,
 	NodeApiError,
 	type IAuthenticateGeneric,
+	type ICredentialTestFunctions,
 	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type IHttpRequestOptions,
@@ -163,4 +164,66 @@ export async function n8nHttpRequestWithAuthentication(
 		if (error instanceof ExecutionBaseError) throw error;
 		throw new NodeApiError(node, error as JsonObject);
 	}
+}
+
+/**
+ * n8n's legacy `helpers.request`, the only HTTP helper n8n gives a credential test, as a real
+ * HTTP call with the semantics of n8n's proxyRequestToAxios / parseRequestObject for the options
+ * our nodes use: uri (or url), method, qs, headers, body (sent as JSON), json (Accept:
+ * application/json and a parsed answer; otherwise the text), timeout, followRedirect (redirects
+ * only for GET), simple (default true: a non-2xx throws axios's error with `statusCode`; false:
+ * any status resolves) and resolveWithFullResponse ({ body, headers, statusCode, statusMessage };
+ * an empty body is undefined). No proxy.
+ */
+export async function n8nLegacyRequest(
+	uriOrObject: string | IDataObject,
+	options: IDataObject = {},
+) {
+	const o: IDataObject =
+		typeof uriOrObject === 'string' ? { uri: uriOrObject, ...options } : uriOrObject;
+	const method = String(o.method ?? 'GET').toUpperCase();
+	const headers: Record<string, string> = { ...(o.headers as Record<string, string>) };
+	const has = (name: string) => Object.keys(headers).some((k) => k.toLowerCase() === name);
+	if (o.json === true && !has('accept')) headers.Accept = 'application/json';
+	if (!has('accept')) headers.accept = '*/*';
+	if (o.body !== undefined && o.json !== false && !has('content-type')) {
+		headers['content-type'] = 'application/json';
+	}
+	const qs = o.qs as Record<string, unknown> | undefined;
+	const config: AxiosRequestConfig = {
+		url: String(o.uri ?? o.url),
+		method,
+		headers,
+		params: qs && Object.keys(qs).length > 0 ? qs : undefined,
+		paramsSerializer: flatQueryString,
+		data: o.body,
+		timeout: o.timeout as number | undefined,
+		maxRedirects: o.followRedirect !== false && method === 'GET' ? undefined : 0,
+		maxBodyLength: Infinity,
+		maxContentLength: Infinity,
+		proxy: false,
+		...(o.json === true ? {} : { transformResponse: (res: unknown) => res }),
+		...(o.simple === false ? { validateStatus: () => true } : {}),
+	};
+	try {
+		const res = await axios.request(config);
+		const body = res.data === '' ? undefined : res.data;
+		return o.resolveWithFullResponse
+			? { body, headers: { ...res.headers }, statusCode: res.status, statusMessage: res.statusText }
+			: body;
+	} catch (error) {
+		const response = (error as { response?: { status: number; data: unknown } }).response;
+		if (response)
+			Object.assign(error as object, { statusCode: response.status, error: response.data });
+		throw error;
+	}
+}
+
+/** What n8n gives a credential test function as `this` (its helpers and logger). */
+export function credentialTestContext(): ICredentialTestFunctions {
+	const quiet = () => undefined;
+	return {
+		helpers: { request: n8nLegacyRequest },
+		logger: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+	} as unknown as ICredentialTestFunctions;
 }
