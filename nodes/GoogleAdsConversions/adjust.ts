@@ -22,7 +22,7 @@ import {
 	type DataManagerAdjustment,
 } from '../../shared/platforms/google';
 import { resolveStore } from '../common/dedupStores';
-import type { SenderOptions } from '../common/executeSender';
+import { dispatchOptions, failedItemError, type SenderOptions } from '../common/executeSender';
 import { DATA_MANAGER_CREDENTIAL, dataManagerSpec } from './dataManager';
 import { googleAdsExecutor } from './executor';
 
@@ -146,27 +146,11 @@ export async function executeAdjust(ctx: IExecuteFunctions): Promise<INodeExecut
 		transport,
 		store: resolved.store,
 		keyPrefix,
-		failMode: options.dedupFailMode ?? 'closed',
-		committedTtlMs: Math.max(1, Number(options.dedupTtlDays ?? 30)) * 86_400_000,
-		eventWindowPolicy: options.eventWindowPolicy ?? 'clamp',
-		defaultCountry: options.defaultCountry || undefined,
-		batchSize: options.batchSize,
-		dryRun,
-		includePayload: Boolean(options.includePayload),
+		...dispatchOptions(options),
 	});
 	if (!ctx.continueOnFail()) {
 		const index = results.findIndex((r) => r.status === 'failed');
-		if (index >= 0) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`google: item ${index} failed: ${results[index].error ?? 'unknown error'}`,
-				{
-					itemIndex: index,
-					description:
-						'Adjustments that were sent are recorded, so running again sends only what is missing.',
-				},
-			);
-		}
+		if (index >= 0) throw failedItemError(ctx, 'google', results, index);
 	}
 	return output(results, adjustment);
 }

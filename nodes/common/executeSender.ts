@@ -151,7 +151,7 @@ const ON_ERROR_ADVICE =
  * dedup store when it was unavailable, else the platform and the item), described by what this
  * run did and what to change.
  */
-function failedItemError(
+export function failedItemError(
 	ctx: IExecuteFunctions,
 	platform: string,
 	results: ItemResult[],
@@ -182,6 +182,19 @@ function failedItemError(
 		});
 	}
 	return new NodeOperationError(ctx.getNode(), message, { itemIndex: index, description });
+}
+
+/** What the sender options say about a dispatch (the same for every operation that sends). */
+export function dispatchOptions(options: SenderOptions) {
+	return {
+		failMode: options.dedupFailMode ?? 'closed',
+		committedTtlMs: Math.max(1, Number(options.dedupTtlDays ?? 30)) * 86_400_000,
+		eventWindowPolicy: options.eventWindowPolicy ?? 'clamp',
+		defaultCountry: options.defaultCountry || undefined,
+		batchSize: options.batchSize,
+		dryRun: Boolean(options.dryRun),
+		includePayload: Boolean(options.includePayload),
+	} as const;
 }
 
 /**
@@ -252,13 +265,7 @@ export async function executeSender<Config, Payload>(
 		transport,
 		store,
 		keyPrefix,
-		failMode: options.dedupFailMode ?? 'closed',
-		committedTtlMs: Math.max(1, Number(options.dedupTtlDays ?? 30)) * 86_400_000,
-		eventWindowPolicy: options.eventWindowPolicy ?? 'clamp',
-		defaultCountry: options.defaultCountry || undefined,
-		batchSize: options.batchSize,
-		dryRun,
-		includePayload: Boolean(options.includePayload),
+		...dispatchOptions(options),
 	});
 
 	if (!ctx.continueOnFail()) {
