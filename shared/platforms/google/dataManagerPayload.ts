@@ -1,5 +1,5 @@
 import type { BuildContext, BuildOutcome } from '../../dispatch/types';
-import { readConsent, readValue, type ConsentSignal } from '../../events/consent';
+import { readConsent, type ConsentSignal } from '../../events/consent';
 import {
 	hashSha256,
 	isSha256Hex,
@@ -7,7 +7,7 @@ import {
 	type PlatformIdentity,
 } from '../../identity';
 import type { LeadRecord } from '../../types';
-import { GOOGLE_EVENT_BY_STATE } from './constants';
+import { conversionValueOf } from './payload';
 import {
 	DATA_MANAGER_DEFAULT_EVENT_SOURCE,
 	DATA_MANAGER_MAX_USER_IDENTIFIERS,
@@ -200,15 +200,10 @@ export function buildDataManagerEvent(
 		eventSource: config.eventSource ?? DATA_MANAGER_DEFAULT_EVENT_SOURCE,
 		...data,
 	};
-	const value = readValue(record.value);
-	warnings.push(...value.warnings);
-	if (value.amount !== undefined && value.currency !== undefined) {
+	const value = conversionValueOf(record, context.eventName, warnings);
+	if (value) {
 		event.conversionValue = value.amount;
 		event.currency = value.currency;
-	} else if (context.eventName === GOOGLE_EVENT_BY_STATE.purchase) {
-		warnings.push(
-			"purchase without value.amount and value.currency: Google counts the conversion action's default value (value and currency are never guessed)",
-		);
 	}
 	const consent = consentOf(record);
 	if (consent) event.consent = consent;

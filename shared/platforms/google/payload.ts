@@ -115,6 +115,28 @@ export function googleUserData(
 	return googleIdentity(user, readConsent(record.consent?.ad_user_data));
 }
 
+/**
+ * The lead's value and currency when both are known (for either Google API); otherwise
+ * undefined, with a warning for a purchase: values are never guessed.
+ */
+export function conversionValueOf(
+	record: LeadRecord,
+	eventName: string,
+	warnings: string[],
+): { amount: number; currency: string } | undefined {
+	const value = readValue(record.value);
+	warnings.push(...value.warnings);
+	if (value.amount !== undefined && value.currency !== undefined) {
+		return { amount: value.amount, currency: value.currency };
+	}
+	if (eventName === GOOGLE_EVENT_BY_STATE.purchase) {
+		warnings.push(
+			"purchase without value.amount and value.currency: Google counts the conversion action's default value (value and currency are never guessed)",
+		);
+	}
+	return undefined;
+}
+
 export function buildGoogleClickConversion(
 	context: BuildContext,
 	config: GoogleAdsConfig,
@@ -147,15 +169,10 @@ export function buildGoogleClickConversion(
 		...data,
 	};
 
-	const value = readValue(record.value);
-	warnings.push(...value.warnings);
-	if (value.amount !== undefined && value.currency !== undefined) {
+	const value = conversionValueOf(record, context.eventName, warnings);
+	if (value) {
 		conversion.conversionValue = value.amount;
 		conversion.currencyCode = value.currency;
-	} else if (context.eventName === GOOGLE_EVENT_BY_STATE.purchase) {
-		warnings.push(
-			"purchase without value.amount and value.currency: Google counts the conversion action's default value (value and currency are never guessed)",
-		);
 	}
 
 	if (adUserData)
