@@ -229,7 +229,16 @@ describe('beside another community package that declares generic credential type
 				(s as StandIn).received.length - before[name],
 			]),
 		);
-		expect(delivered).toEqual({ meta: 1, pinterest: 1, tiktok: 1, microsoft: 1, google: 1 });
+		// The fan-out template's Google node is version 1 (Google Ads API): the Data Manager
+		// stand-in receives nothing.
+		expect(delivered).toEqual({
+			meta: 1,
+			pinterest: 1,
+			tiktok: 1,
+			microsoft: 1,
+			google: 1,
+			googleDataManager: 0,
+		});
 		expect((standIns.meta as StandIn).received.at(-1)).toMatchObject({
 			pixelId: DESTINATIONS.metaPixel,
 		});
