@@ -39,6 +39,7 @@ const n8n = require('../scripts/n8n/n8n.js');
 const env = require('./lib/env.js');
 const m = require('./lib/measure.js');
 const { CREDENTIALS, VARIANTS, executeWorkflows, triggerWorkflows } = require('./n8n/workflows.js');
+const baseline = require('./n8n/baseline.js');
 
 const SCENARIO_EXECUTE = 'n8n: items through a node';
 const SCENARIO_TRIGGER = 'n8n: capture trigger under load';
@@ -241,7 +242,9 @@ async function executeToFile(home, n8nEnv, id, dir, nodeArgs = []) {
 }
 
 /**
- * @param {{ quick: boolean, log: (line: string) => void, cpuProfileDir?: string }} options
+ * @param {{ quick: boolean, log: (line: string) => void, cpuProfileDir?: string, baseline?: string | null }} options
+ *   `baseline`: a git ref of this package to measure side by side with the current build
+ *   (bench/n8n/baseline.js; default its DEFAULT_BASELINE_REF, `null` for none; full runs only)
  * @returns {Promise<{ rows: Row[], targets: Target[], info: Record<string, string> }>}
  */
 async function run(options) {
@@ -269,7 +272,7 @@ async function run(options) {
  */
 
 /**
- * @param {{ quick: boolean, log: (line: string) => void, cpuProfileDir?: string }} options
+ * @param {{ quick: boolean, log: (line: string) => void, cpuProfileDir?: string, baseline?: string | null }} options
  * @param {string} token
  * @returns {Promise<{ rows: Row[], targets: Target[], info: Record<string, string> }>}
  */
@@ -303,23 +306,14 @@ async function measure(options, token) {
 
 		const userFolder = path.join(work, 'n8n');
 		const n8nEnv = n8n.n8nEnv(home, userFolder, await n8n.freePort(), { NODE_FUNCTION_ALLOW_BUILTIN: 'crypto' });
-		// installPackage runs npm with inherited output: in a child whose stdout is our stderr,
-		// so that npm's "added N packages" does not land in the middle of the bench's table.
-		const installed = spawnSync(
-			process.execPath,
-			['-e', `require(${JSON.stringify(require.resolve('../scripts/n8n/n8n.js'))}).installPackage(process.argv[1], process.argv[2])`, userFolder, pack(work)],
-			{ stdio: ['ignore', 2, 2] },
-		);
-		if (installed.status !== 0) throw new Error('installing the packed package into the n8n user folder failed');
+		installInto(userFolder, pack(work));
 		const writeJson = (/** @type {string} */ name, /** @type {unknown} */ data) => {
 			const file = path.join(work, name);
 			fs.writeFileSync(file, JSON.stringify(data));
 			return file;
 		};
-		n8n.importCredentials(home, n8nEnv, writeJson('credentials.json', [
-			{ ...CREDENTIALS.meta, type: 'leadCapiMetaApi', data: { pixelId: PIXEL_ID, accessToken: token, baseUrl: standIn.url } },
-			{ ...CREDENTIALS.redis, type: 'leadCapiRedisApi', data: { connection: 'url', url: redis.url, keyPrefix } },
-		]));
+		n8n.importCredentials(home, n8nEnv, writeJson('credentials.json', credentialsFor(token, standIn.url, redis.url, keyPrefix)));
+		const base = quick ? null : await setUpBaseline({ ref: options.baseline === undefined ? baseline.DEFAULT_BASELINE_REF : options.baseline, home, work, token, standIn, redis, keyPrefix, log, writeJson });
 		/** @type {Bench} */
 		const bench = {
 			n: quick ? 1000 : 10_000,
@@ -338,21 +332,75 @@ async function measure(options, token) {
 			control: m.standInControl(standIn.control),
 			writeJson,
 		};
-		const { runs, core, profileFile } = await benchExecute(bench, options.cpuProfileDir);
+		const { runs, core, profileFile } = await benchExecute(bench, options.cpuProfileDir, base);
 		const triggers = await benchTriggers(bench);
-		return report({ ...bench, runs, core, ...triggers, profileFile, n8nVersion });
+		return report({ ...bench, runs, core, ...triggers, profileFile, n8nVersion, base });
 	} finally {
 		for (const step of cleanup.reverse()) await step();
 	}
 }
 
 /**
+ * Installs a packed package into an n8n user folder. installPackage runs npm with inherited
+ * output: in a child whose stdout is our stderr, so that npm's "added N packages" does not land
+ * in the middle of the bench's table.
+ * @param {string} userFolder @param {string} tarball
+ */
+function installInto(userFolder, tarball) {
+	const installed = spawnSync(
+		process.execPath,
+		['-e', `require(${JSON.stringify(require.resolve('../scripts/n8n/n8n.js'))}).installPackage(process.argv[1], process.argv[2])`, userFolder, tarball],
+		{ stdio: ['ignore', 2, 2] },
+	);
+	if (installed.status !== 0) throw new Error(`installing ${path.basename(tarball)} into the n8n user folder failed`);
+}
+
+/**
+ * The Meta and Redis credentials of the bench's workflows.
+ * @param {string} token @param {string} standInUrl @param {string} redisUrl @param {string} keyPrefix
+ */
+function credentialsFor(token, standInUrl, redisUrl, keyPrefix) {
+	return [
+		{ ...CREDENTIALS.meta, type: 'leadCapiMetaApi', data: { pixelId: PIXEL_ID, accessToken: token, baseUrl: standInUrl } },
+		{ ...CREDENTIALS.redis, type: 'leadCapiRedisApi', data: { connection: 'url', url: redisUrl, keyPrefix } },
+	];
+}
+
+/**
+ * @typedef {{ ref: string, commit: string, n8nEnv: Record<string, string> } | { ref: string, missing: string }} Baseline
+ */
+
+/**
+ * The baseline build in a second user folder of the same n8n, with the same credentials
+ * (its own Redis key prefix, so its leads are never duplicates of ours), or why there is none.
+ * @param {{ ref: string | null, home: string, work: string, token: string, standIn: { url: string },
+ *   redis: { url: string }, keyPrefix: string, log: (line: string) => void,
+ *   writeJson: (name: string, data: unknown) => string }} o
+ * @returns {Promise<Baseline | null>}
+ */
+async function setUpBaseline(o) {
+	if (!o.ref) return null;
+	const resolved = baseline.resolveRef(o.ref);
+	if ('missing' in resolved) {
+		o.log(`baseline: ${resolved.missing}; not measured`);
+		return { ref: o.ref, missing: resolved.missing };
+	}
+	const userFolder = path.join(o.work, 'n8n-baseline');
+	installInto(userFolder, baseline.packBaseline(resolved.commit, o.work, o.log));
+	const n8nEnv = n8n.n8nEnv(o.home, userFolder, await n8n.freePort(), { NODE_FUNCTION_ALLOW_BUILTIN: 'crypto' });
+	n8n.importCredentials(o.home, n8nEnv, o.writeJson('credentials-baseline.json', credentialsFor(o.token, o.standIn.url, o.redis.url, `${o.keyPrefix}-baseline`)));
+	return { ref: o.ref, commit: resolved.commit, n8nEnv };
+}
+
+/**
  * Part 1: the items through each variant and our core outside n8n, `reps` times, interleaved
- * (plus one profiled run of our node when `cpuProfileDir` is set).
+ * (plus one profiled run of our node when `cpuProfileDir` is set). With a baseline build, its
+ * Meta node runs right after ours in each repetition (cold and warm), same workflows.
  * @param {Bench} b
  * @param {string} [cpuProfileDir]
+ * @param {Baseline | null} [base]
  */
-async function benchExecute(b, cpuProfileDir) {
+async function benchExecute(b, cpuProfileDir, base) {
 	const { workflows, ids } = executeWorkflows({
 		n: b.n,
 		nowMs: Date.now(),
@@ -361,20 +409,24 @@ async function benchExecute(b, cpuProfileDir) {
 		token: b.token,
 		reps: b.reps + (cpuProfileDir ? 1 : 0),
 	});
-	n8n.importWorkflow(b.home, b.n8nEnv, b.writeJson('workflows.json', workflows));
+	const workflowsFile = b.writeJson('workflows.json', workflows);
+	n8n.importWorkflow(b.home, b.n8nEnv, workflowsFile);
+	const baseEnv = base && 'n8nEnv' in base ? base.n8nEnv : null;
+	if (baseEnv) n8n.importWorkflow(b.home, baseEnv, workflowsFile);
 	/**
 	 * One `n8n execute` of a workflow: wall time, the measured nodes' runs, what the stand-in
 	 * received and what Redis processed meanwhile (the private Redis: only n8n uses it).
 	 * @param {string} id
 	 * @param {string[]} measured node names
 	 * @param {string[]} [nodeArgs]
+	 * @param {Record<string, string>} [n8nEnv] the user folder with the package to run (ours by default)
 	 * @returns {Promise<Execution>}
 	 */
-	const execute = async (id, measured, nodeArgs = []) => {
+	const execute = async (id, measured, nodeArgs = [], n8nEnv = b.n8nEnv) => {
 		await b.control.reset();
 		const before = await m.redisCounters(b.admin);
 		const t0 = process.hrtime.bigint();
-		const run = await executeToFile(b.home, b.n8nEnv, id, b.work, nodeArgs);
+		const run = await executeToFile(b.home, n8nEnv, id, b.work, nodeArgs);
 		const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
 		const redisDelta = m.redisDelta(before, await m.redisCounters(b.admin));
 		if (run.status !== 'success') {
@@ -386,8 +438,8 @@ async function benchExecute(b, cpuProfileDir) {
 		return { wallMs, nodes, standIn: await b.control.stats(), redis: redisDelta };
 	};
 
-	/** @type {Record<Variant | 'again', Execution[]>} */
-	const runs = { noop: [], ours: [], again: [], warm: [], mapped: [], handRolled: [] };
+	/** @type {Record<Variant | 'again' | 'baseOurs' | 'baseWarm', Execution[]>} */
+	const runs = { noop: [], ours: [], again: [], warm: [], mapped: [], handRolled: [], baseOurs: [], baseWarm: [] };
 	/** @type {any[]} bench/lib/core-child.js results, one per repetition */
 	const core = [];
 	const measuredNodes = /** @type {Record<Variant, string[]>} */ ({
@@ -407,6 +459,11 @@ async function benchExecute(b, cpuProfileDir) {
 			if (variant === 'ours') {
 				b.log(`n8n execute ${rep + 1}/${b.reps}: the same workflow again (all duplicates)…`);
 				runs.again.push(await execute(ids.ours[rep], measuredNodes.ours));
+			}
+			if (baseEnv && (variant === 'ours' || variant === 'warm')) {
+				b.log(`n8n execute ${rep + 1}/${b.reps}: ${label(b.n)} items → ${variant}, baseline build…`);
+				const list = variant === 'ours' ? runs.baseOurs : runs.baseWarm;
+				list.push(await execute(ids[variant][rep], measuredNodes[variant], [], baseEnv));
 			}
 		}
 		core.push(await benchCore(b, rep));
@@ -501,10 +558,11 @@ async function benchTriggers(b) {
 
 /**
  * The rows and targets from the measurements.
- * @param {{ n: number, reps: number, runs: Record<Variant | 'again', Execution[]>, core: any[],
+ * @param {{ n: number, reps: number, runs: Record<Variant | 'again' | 'baseOurs' | 'baseWarm', Execution[]>, core: any[],
  *   loads: Record<'webhook' | 'ours', { answer: string, tests: Array<Awaited<ReturnType<typeof loadTest>>>, warm: number }>,
  *   executions: Record<string, number>, load: { connections: number, warmup: number, duration: number, rounds: number },
- *   quick: boolean, profileFile?: string, n8nVersion: string, redis: { version: string, where: string } }} r
+ *   quick: boolean, profileFile?: string, n8nVersion: string, redis: { version: string, where: string },
+ *   base?: Baseline | null }} r
  * @returns {{ rows: Row[], targets: Target[], info: Record<string, string> }}
  */
 function report(r) {
@@ -741,13 +799,53 @@ function report(r) {
 			gate: true,
 		},
 	];
+	const vsBase = baselineReport(r.base, { runs, ours, warm, perItem, check, oursRow, mark });
+	rows.push(...vsBase.rows);
+	targets.push(vsBase.target);
 	return {
 		rows,
 		targets,
 		info: {
 			n8n_version: r.n8nVersion,
+			...(r.base ? { n8n_baseline: 'commit' in r.base ? `${r.base.ref} (${r.base.commit})` : `${r.base.ref}: ${r.base.missing}` } : {}),
 			n8n: 'one fresh `n8n execute` per run (SQLite, legacy expression engine on Node 20, Code nodes in the task runner), the packed package installed like the e2e suite',
 			...(r.profileFile ? { n8n_cpu_profile: path.relative(env.REPO, r.profileFile) } : {}),
+		},
+	};
+}
+
+/**
+ * The baseline build's rows and the target "at most 10% more per item than the baseline",
+ * both measured in this run (bench/n8n/baseline.js).
+ * @param {Baseline | null | undefined} base
+ * @param {{ runs: Record<string, Execution[]>, ours: number, warm: number,
+ *   perItem: (list: Execution[], names?: string[]) => number, check: (e: Execution) => { ok: boolean, counts: Record<string, number> },
+ *   oursRow: (variant: string, list: Execution[], checks: any[], ratio: string, received: string, nodeName?: string) => Row,
+ *   mark: (ok: boolean) => string }} o
+ * @returns {{ rows: Row[], target: Target }}
+ */
+function baselineReport(base, o) {
+	const name = 'n8n: ≤ 1.10× the baseline build per item (same run; cold and warm)';
+	if (!base || !('commit' in base) || o.runs.baseOurs.length === 0) {
+		const why = !base ? 'no baseline (quick run or --baseline none)' : 'missing' in base ? base.missing : 'no baseline runs';
+		return { rows: [], target: { target: name, value: `not measured: ${why}`, met: null } };
+	}
+	const short = base.commit.slice(0, 7);
+	const cold = o.perItem(o.runs.baseOurs, ['Meta Conversions']);
+	const warm = o.perItem(o.runs.baseWarm, [WARM_NODE]);
+	const coldChecks = o.runs.baseOurs.map(o.check);
+	const warmChecks = o.runs.baseWarm.map(o.check);
+	const rows = [
+		o.oursRow(`baseline ${base.ref} (${short}): Meta Conversions, default mapping`, o.runs.baseOurs, coldChecks, `ours ${fmt(o.ours / cold)}× this`, `stand-in ids ${o.mark(coldChecks.every((c) => c.ok))}`),
+		o.oursRow(`baseline ${base.ref} (${short}): warm (a 2nd Meta node)`, o.runs.baseWarm, warmChecks, `ours ${fmt(o.warm / warm)}× this`, `stand-in ids ${o.mark(warmChecks.every((c) => c.ok))}`, WARM_NODE),
+	];
+	const pairs = o.runs.ours.map((e, i) => `${fmt(e.nodes['Meta Conversions'].ms / o.runs.baseOurs[i].nodes['Meta Conversions'].ms)}`).join(', ');
+	return {
+		rows,
+		target: {
+			target: name,
+			value: `first run in a fresh n8n execute ${fmt(o.ours / cold)}× (${fmt(o.ours)} vs ${fmt(cold)} µs/item; per alternating pair ${pairs}); warm ${fmt(o.warm / warm)}× (${fmt(o.warm)} vs ${fmt(warm)}); baseline ${base.ref} = ${short}`,
+			met: o.ours / cold <= 1.1 && o.warm / warm <= 1.1 && [...coldChecks, ...warmChecks].every((c) => c.ok),
 		},
 	};
 }

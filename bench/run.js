@@ -4,7 +4,7 @@
  * `npm run bench` (builds first, then runs this): every scenario module of bench/, one table,
  * the targets, and the figures as JSON in bench/results/ (latest.json + a timestamped copy).
  *
- *   node bench/run.js [--quick] [--skip-n8n] [--check] [--cpu-prof]
+ *   node bench/run.js [--quick] [--skip-n8n] [--check] [--cpu-prof] [--baseline <git ref> | none]
  *
  *   --quick      smaller N (a smoke run well under a minute outside n8n)
  *   --skip-n8n   leave out bench/n8n.js (real n8n)
@@ -14,6 +14,9 @@
  *   --cpu-prof   also write V8 CPU profiles of the core dispatch children and of one extra
  *                `n8n execute` of our Meta node to bench/results/profiles-<timestamp>/
  *                (summarize with `node bench/lib/profile-summary.js <file.cpuprofile>`)
+ *   --baseline   full runs measure a baseline build of this package side by side with ours in
+ *                the same n8n (bench/n8n/baseline.js: default the last main before n8n's request
+ *                helper; `none` to skip; needs the git history, not a shallow clone)
  *
  * A scenario module exports `run({ quick, log })` → `{ rows, targets, info? }`: rows are
  * `{ scenario, variant, n, metrics }`, targets `{ target, value, met: true | false | null }`
@@ -29,6 +32,7 @@ const path = require('node:path');
 const { machine } = require('./lib/env.js');
 
 const args = new Set(process.argv.slice(2));
+const { baselineRef } = require('./n8n/baseline.js');
 const quick = args.has('--quick');
 const skipN8n = args.has('--skip-n8n');
 const cpuProf = args.has('--cpu-prof');
@@ -164,7 +168,7 @@ async function main() {
 		};
 		const t0 = Date.now();
 		try {
-			const result = await require(mod.file).run({ quick, log, cpuProfileDir: profileDir });
+			const result = await require(mod.file).run({ quick, log, cpuProfileDir: profileDir, baseline: baselineRef(process.argv.slice(2)) });
 			rows.push(...(result.rows ?? []));
 			targets.push(...(result.targets ?? []));
 			Object.assign(info, result.info ?? {});
