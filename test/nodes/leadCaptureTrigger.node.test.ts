@@ -137,6 +137,18 @@ describe('Lead Capture Trigger node: webhook() answers deliveries before any exe
 		expect(partial).toMatchObject({ state: 'partial' });
 	});
 
+	it('Trust Proxy Headers: behind one proxy the visitor-written left of X-Forwarded-For is not the client', async () => {
+		const forwarded = { origin: 'https://www.example.com', 'x-forwarded-for': '8.8.8.8, 203.0.113.50' };
+		const one = await start({ settings: { trustProxy: true } });
+		expect((await post(one, fixture('script-submit.json'), forwarded)).status).toBe(200);
+		expect(one.executions[0][0].json).toMatchObject({ client: { ip: '203.0.113.50' } });
+		await one.close();
+		const chain = { ...forwarded, 'x-forwarded-for': '8.8.8.8, 203.0.113.51, 198.51.100.60' };
+		const two = await start({ settings: { trustProxy: true, trustedProxies: 2 } });
+		expect((await post(two, fixture('script-submit.json'), chain)).status).toBe(200);
+		expect(two.executions[0][0].json).toMatchObject({ client: { ip: '203.0.113.51' } });
+	});
+
 	it('an origin outside Allowed Origins gets 403 and starts nothing', async () => {
 		const s = await start({ settings: { allowedOrigins: 'https://www.example.com' } });
 		const res = await post(s, fixture('script-submit.json'), { origin: 'https://evil.example' });
