@@ -96,7 +96,8 @@ function trustedHops(value: number | undefined): number {
 function forwardedClient(forwarded: string[], hops: number): ClientAddress {
 	const entry = forwarded[Math.max(0, forwarded.length - hops)];
 	const ip = normalizeIp(entry);
-	if (ip === null) return { warning: 'client.ip: the X-Forwarded-For entry of the client is not an IP address' };
+	if (ip === null)
+		return { warning: 'client.ip: the X-Forwarded-For entry of the client is not an IP address' };
 	return isPublicIp(ip) ? { ip } : { warning: PRIVATE_OMITTED };
 }
 

@@ -138,7 +138,10 @@ describe('Lead Capture Trigger node: webhook() answers deliveries before any exe
 	});
 
 	it('Trust Proxy Headers: behind one proxy the visitor-written left of X-Forwarded-For is not the client', async () => {
-		const forwarded = { origin: 'https://www.example.com', 'x-forwarded-for': '8.8.8.8, 203.0.113.50' };
+		const forwarded = {
+			origin: 'https://www.example.com',
+			'x-forwarded-for': '8.8.8.8, 203.0.113.50',
+		};
 		const one = await start({ settings: { trustProxy: true } });
 		expect((await post(one, fixture('script-submit.json'), forwarded)).status).toBe(200);
 		expect(one.executions[0][0].json).toMatchObject({ client: { ip: '203.0.113.50' } });

@@ -97,11 +97,31 @@ describe('client IP', () => {
 	});
 
 	it.each<[string, string, number | undefined, string]>([
-		['a visitor-written 8.8.8.8 behind one proxy', '8.8.8.8, 203.0.113.50', undefined, '203.0.113.50'],
+		[
+			'a visitor-written 8.8.8.8 behind one proxy',
+			'8.8.8.8, 203.0.113.50',
+			undefined,
+			'203.0.113.50',
+		],
 		['the same with Trusted Proxies 1 set explicitly', '8.8.8.8, 203.0.113.50', 1, '203.0.113.50'],
-		['several forged entries behind one proxy', '1.1.1.1, 8.8.8.8, 203.0.113.51', 1, '203.0.113.51'],
-		['behind a CDN and nginx (2 proxies)', '8.8.8.8, 203.0.113.52, 198.51.100.60', 2, '203.0.113.52'],
-		['a chain shorter than the proxies configured: its left-most entry', '203.0.113.53', 3, '203.0.113.53'],
+		[
+			'several forged entries behind one proxy',
+			'1.1.1.1, 8.8.8.8, 203.0.113.51',
+			1,
+			'203.0.113.51',
+		],
+		[
+			'behind a CDN and nginx (2 proxies)',
+			'8.8.8.8, 203.0.113.52, 198.51.100.60',
+			2,
+			'203.0.113.52',
+		],
+		[
+			'a chain shorter than the proxies configured: its left-most entry',
+			'203.0.113.53',
+			3,
+			'203.0.113.53',
+		],
 		['a nonsense count reads as 1', '8.8.8.8, 203.0.113.54', 0, '203.0.113.54'],
 	])('%s → the real client, never the forged hop', (_case, xff, trustedProxies, expected) => {
 		const outcome = client({ 'x-forwarded-for': xff }, '10.0.0.2', true, trustedProxies);
