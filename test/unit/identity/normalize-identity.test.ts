@@ -165,7 +165,7 @@ describe('normalizeIdentity: country fallbacks', () => {
 			client: { country: 'US' },
 		});
 		expect(identity.values.country).toEqual(['us']);
-		expect(identity.warnings).toEqual(['country: "Atlantis" is not a recognised country']);
+		expect(identity.warnings).toEqual(['country: not a recognised country name or code']);
 	});
 
 	it('warns when the default country is unknown', () => {
@@ -240,7 +240,10 @@ describe('normalizeIdentity: tolerates malformed records', () => {
 describe('click ids from the landing URL', () => {
 	it('reads gclid, ttclid, msclkid, gbraid and epik from source.page_url when the record lacks them', () => {
 		const identity = normalizeIdentity({
-			source: { page_url: 'https://example.com/p?gclid=Cj0_url&ttclid=E.C.url&msclkid=ms_url&gbraid=gb_url&epik=ep_url&utm_source=x' },
+			source: {
+				page_url:
+					'https://example.com/p?gclid=Cj0_url&ttclid=E.C.url&msclkid=ms_url&gbraid=gb_url&epik=ep_url&utm_source=x',
+			},
 			click: { gclid: 'Cj0_record' },
 		});
 		expect(identity.values).toMatchObject({
