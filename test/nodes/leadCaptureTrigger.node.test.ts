@@ -152,6 +152,30 @@ describe('Lead Capture Trigger node: webhook() answers deliveries before any exe
 		expect(two.executions[0][0].json).toMatchObject({ client: { ip: '203.0.113.51' } });
 	});
 
+	it('a Redis password typed into Host, Cluster Nodes or Sentinel Addresses never reaches the log (issue 13)', async () => {
+		const PW = 'Rt-Redis-Pw-9f3k2';
+		for (const leadCapiRedisApi of [
+			{ connection: 'fields', host: `default:${PW}@127.0.0.1`, port: 6379 },
+			{ connection: 'cluster', clusterNodes: `:${PW}@127.0.0.1:7000` },
+			{ connection: 'sentinel', masterName: 'mymaster', sentinels: `u:${PW}@127.0.0.1:26379` },
+		]) {
+			const s = await start(
+				{ ...generic, captureLog: 'redis', settings: { captureLogName: 'pw-hook' } },
+				{ credentials: { leadCapiWebhookApi: { secret: SECRET }, leadCapiRedisApi } },
+			);
+			const body = delivery(9);
+			// The lead itself is not lost to a capture log that cannot be written.
+			expect((await post(s, body, { 'x-signature': sign(body) })).status).toBe(200);
+			expect((await post(s, body, { 'x-signature': 'bad' })).status).toBe(401);
+			expect(s.executions).toHaveLength(1);
+			const logged = JSON.stringify(s.logs);
+			expect(logged).toMatch(/capture log not written \((Host|Cluster Nodes|Sentinel Addresses): /);
+			expect(logged).not.toContain(PW);
+			await s.close();
+			server = undefined;
+		}
+	});
+
 	it('an origin outside Allowed Origins gets 403 and starts nothing', async () => {
 		const s = await start({ settings: { allowedOrigins: 'https://www.example.com' } });
 		const res = await post(s, fixture('script-submit.json'), { origin: 'https://evil.example' });
