@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 import { LeadCaptureTrigger } from '../../nodes/LeadCaptureTrigger/LeadCaptureTrigger.node';
 import { LeadRuleFilter } from '../../nodes/LeadRuleFilter/LeadRuleFilter.node';
 import { runExecute, type NodeSetup } from './support/context';
@@ -154,11 +154,12 @@ describe('Lead Capture Trigger node: webhook() answers deliveries before any exe
 
 	it('a Redis password typed into Host, Cluster Nodes or Sentinel Addresses never reaches the log (issue 13)', async () => {
 		const PW = 'Rt-Redis-Pw-9f3k2';
-		for (const leadCapiRedisApi of [
+		const misplaced: ICredentialDataDecryptedObject[] = [
 			{ connection: 'fields', host: `default:${PW}@127.0.0.1`, port: 6379 },
 			{ connection: 'cluster', clusterNodes: `:${PW}@127.0.0.1:7000` },
 			{ connection: 'sentinel', masterName: 'mymaster', sentinels: `u:${PW}@127.0.0.1:26379` },
-		]) {
+		];
+		for (const leadCapiRedisApi of misplaced) {
 			const s = await start(
 				{ ...generic, captureLog: 'redis', settings: { captureLogName: 'pw-hook' } },
 				{ credentials: { leadCapiWebhookApi: { secret: SECRET }, leadCapiRedisApi } },
