@@ -519,7 +519,10 @@ export function redisErrorHint(
  * `refused the connection: is Redis running at that address?`. Never repeats a raw error code
  * such as ECONNREFUSED, which n8n would turn into a headline of its own about "the service".
  */
-export function describeRedisTrouble(message: string, context: { cluster?: boolean } = {}): string {
+export function describeRedisTrouble(
+	message: string,
+	context: { cluster?: boolean } = {},
+): string {
 	if (/ECONNREFUSED/.test(message)) {
 		return 'refused the connection: is Redis running at that address and port?';
 	}

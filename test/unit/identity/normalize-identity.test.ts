@@ -240,10 +240,7 @@ describe('normalizeIdentity: tolerates malformed records', () => {
 describe('click ids from the landing URL', () => {
 	it('reads gclid, ttclid, msclkid, gbraid and epik from source.page_url when the record lacks them', () => {
 		const identity = normalizeIdentity({
-			source: {
-				page_url:
-					'https://example.com/p?gclid=Cj0_url&ttclid=E.C.url&msclkid=ms_url&gbraid=gb_url&epik=ep_url&utm_source=x',
-			},
+			source: { page_url: 'https://example.com/p?gclid=Cj0_url&ttclid=E.C.url&msclkid=ms_url&gbraid=gb_url&epik=ep_url&utm_source=x' },
 			click: { gclid: 'Cj0_record' },
 		});
 		expect(identity.values).toMatchObject({

@@ -95,34 +95,19 @@ describe('phone pattern checks reuse compiled expressions', () => {
 		expect(phonePatternCache()).toBe(true);
 	});
 
-	it("answers every pattern check exactly as the library's own helper does", () => {
+	it('answers every pattern check exactly as the library\'s own helper does', () => {
 		// The library's helper, written out as it ships (build/helpers/matchesEntirely.js).
-		const stock = (text: string, pattern: string) =>
-			new RegExp('^(?:' + pattern + ')$').test(text || '');
+		const stock = (text: string, pattern: string) => new RegExp('^(?:' + pattern + ')$').test(text || '');
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const helper = require(
-			path.join(
-				path.dirname(require.resolve('libphonenumber-js/max')),
-				'..',
-				'build',
-				'helpers',
-				'matchesEntirely.js',
-			),
+			path.join(path.dirname(require.resolve('libphonenumber-js/max')), '..', 'build', 'helpers', 'matchesEntirely.js'),
 		) as { default: (text: string, pattern: string) => boolean };
 		const patterns = Object.values(metadata.countries as unknown as Record<string, unknown[]>)
 			.map((country) => country[2])
 			.filter((p): p is string => typeof p === 'string')
 			.slice(0, 60);
 		expect(patterns.length).toBeGreaterThan(50);
-		const texts = [
-			'',
-			'2125551212',
-			'4155552671',
-			'3012345678',
-			'7911123456',
-			'800',
-			'12345678901234567',
-		];
+		const texts = ['', '2125551212', '4155552671', '3012345678', '7911123456', '800', '12345678901234567'];
 		for (const pattern of patterns) {
 			for (const text of texts) {
 				// Twice: a reused expression must answer like a fresh one.
