@@ -36,6 +36,7 @@ interface Settings extends IDataObject {
 	maxBodyKb?: number;
 	toleranceSeconds?: number;
 	trustProxy?: boolean;
+	trustedProxies?: number;
 }
 
 type Req = IncomingMessage & { rawBody?: Buffer; query?: Record<string, unknown> };
@@ -127,6 +128,7 @@ async function captureConfig(
 		deriveRecordId: Boolean(settings.deriveRecordId),
 		formId: settings.formId || undefined,
 		trustProxy: Boolean(settings.trustProxy),
+		trustedProxies: settings.trustedProxies,
 		maxBodyBytes,
 		defaultCountry: settings.defaultCountry || undefined,
 	};

@@ -346,6 +346,15 @@ export const captureTriggerProperties: INodeProperties[] = [
 				description:
 					'Whether to take the visitor IP from X-Forwarded-For / X-Real-IP. Turn on only behind a reverse proxy you control.',
 			},
+			{
+				displayName: 'Trusted Proxies',
+				name: 'trustedProxies',
+				type: 'number',
+				typeOptions: { minValue: 1, numberPrecision: 0 },
+				default: 1,
+				description:
+					'With Trust Proxy Headers: how many proxies of yours the request passes before n8n (e.g. 2 for a CDN in front of nginx). The visitor IP is the X-Forwarded-For entry that many places from the right; entries further left are what the visitor sent.',
+			},
 		],
 	},
 	{

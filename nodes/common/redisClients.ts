@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { createRedisClient, describeRedis, type RedisConnectionConfig } from '../../shared';
 import {
+	checkRedisHost,
 	DEFAULT_SENTINEL_PORT,
 	parseRedisAddresses,
 	type RedisClient,
@@ -25,8 +26,9 @@ let sweeper: ReturnType<typeof setInterval> | undefined;
 const text = (value: unknown): string | undefined => (value ? String(value) : undefined);
 
 /**
- * The credential as a connection config. Throws a message naming the field when an address
- * list cannot be read (shown by the credential test and by the node that uses it).
+ * The credential as a connection config. Throws a message naming the field and the problem when
+ * an address cannot be read (shown by the credential test and by the node that uses it, and
+ * logged by the trigger); the message never repeats what was typed, which may be a password.
  */
 export function redisConfigFromCredentials(
 	credentials: ICredentialDataDecryptedObject,
@@ -40,7 +42,7 @@ export function redisConfigFromCredentials(
 	};
 	switch (credentials.connection) {
 		case 'url':
-			return { url: String(credentials.url ?? ''), allowUnauthorizedCerts };
+			return { url: checkedRedisUrl(String(credentials.url ?? '').trim()), allowUnauthorizedCerts };
 		case 'sentinel': {
 			const masterName = String(credentials.masterName ?? '').trim();
 			if (!masterName) {
@@ -66,15 +68,37 @@ export function redisConfigFromCredentials(
 				nodes: parseRedisAddresses(String(credentials.clusterNodes ?? ''), 6379, 'Cluster Nodes'),
 				...auth,
 			};
-		default:
+		default: {
 			// 'fields', and credentials saved before the connection type existed.
+			const host = String(credentials.host || '127.0.0.1').trim();
+			checkRedisHost(host, 'Host');
 			return {
-				host: String(credentials.host || '127.0.0.1'),
+				host,
 				port: Number(credentials.port || 6379),
 				database: Number(credentials.database || 0),
 				...auth,
 			};
+		}
 	}
+}
+
+/**
+ * A redis:// or rediss:// URL, or a thrown message that does not repeat it: the URL holds the
+ * password, and Node's own "Invalid URL" error carries the input along.
+ */
+function checkedRedisUrl(url: string): string {
+	let parsed: URL | undefined;
+	try {
+		parsed = new URL(url);
+	} catch {
+		parsed = undefined;
+	}
+	if (!parsed || !/^rediss?:$/.test(parsed.protocol) || parsed.hostname === '') {
+		throw new Error(
+			'Redis URL: not a redis://[user:password@]host:port/db or rediss://… URL (the value is not shown)',
+		);
+	}
+	return url;
 }
 
 function poolKey(config: RedisConnectionConfig): string {

@@ -208,7 +208,10 @@ function addVisitorContext(
 		draft.client.user_agent = userAgent;
 	}
 	if (config.source === 'generic' && readText(draft.client.ip) !== undefined) return;
-	const address = readClientAddress(request, config.trustProxy === true);
+	const address = readClientAddress(request, {
+		trustProxy: config.trustProxy === true,
+		trustedProxies: config.trustedProxies,
+	});
 	if (address.ip !== undefined) draft.client.ip = address.ip;
 	else if (address.warning !== undefined) draft.warnings.push(address.warning);
 }

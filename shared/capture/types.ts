@@ -64,8 +64,10 @@ export interface CaptureConfig {
 	deriveRecordId?: boolean;
 	/** Used for derivation and as source.form_id when the body has none. */
 	formId?: string;
-	/** Honour X-Forwarded-For (left-most public address) and X-Real-IP only when true. */
+	/** Honour X-Forwarded-For and X-Real-IP only when true (see readClientAddress). */
 	trustProxy?: boolean;
+	/** With trustProxy: how many proxies append to X-Forwarded-For before n8n; default 1. */
+	trustedProxies?: number;
 	/** Default 256 KiB. */
 	maxBodyBytes?: number;
 	/** For judging phone validity when deciding "has identity". */

@@ -49,21 +49,29 @@ export interface ClientAddress {
 	warning?: string;
 }
 
+/** How the node reads proxy headers: off, or on behind `trustedProxies` proxies (default 1). */
+export interface ProxyTrust {
+	trustProxy: boolean;
+	trustedProxies?: number;
+}
+
+const PRIVATE_OMITTED = 'client.ip: private, loopback or link-local address omitted';
+
 /**
  * The visitor's address from the request. Proxy headers are client-controlled, so they are read
- * only when the node is told a trusted proxy sets them: the left-most public address of
- * X-Forwarded-For (the client end of the chain), else X-Real-IP, else the TCP peer. Private,
- * loopback and link-local addresses identify no visitor (a Docker bridge, a local proxy) and are
- * omitted with a warning.
+ * only when the node is told trusted proxies set them. Each proxy appends the address it was
+ * reached from to X-Forwarded-For, so only the right-most entries were written by proxies: with
+ * `trustedProxies` = n, the TCP peer is the n-th proxy and the client is the n-th entry from the
+ * right (everything left of it could have been typed by the visitor), as Express's numeric
+ * `trust proxy` setting reads it. Without X-Forwarded-For, X-Real-IP (set by the proxy), else the
+ * TCP peer. Private, loopback and link-local addresses identify no visitor (a Docker bridge, a
+ * local proxy) and are omitted with a warning.
  */
-export function readClientAddress(request: CaptureRequest, trustProxy: boolean): ClientAddress {
+export function readClientAddress(request: CaptureRequest, trust: ProxyTrust): ClientAddress {
 	const candidates: string[] = [];
-	if (trustProxy) {
-		const forwarded = readHeaderList(request.headers, 'x-forwarded-for')
-			.map((entry) => normalizeIp(entry))
-			.filter((ip): ip is string => ip !== null);
-		const firstPublic = forwarded.find(isPublicIp);
-		if (firstPublic !== undefined) return { ip: firstPublic };
+	if (trust.trustProxy) {
+		const forwarded = readHeaderList(request.headers, 'x-forwarded-for').filter(Boolean);
+		if (forwarded.length > 0) return forwardedClient(forwarded, trustedHops(trust.trustedProxies));
 		const realIp = normalizeIp(readHeader(request.headers, 'x-real-ip'));
 		if (realIp !== null) candidates.push(realIp);
 	}
@@ -71,9 +79,26 @@ export function readClientAddress(request: CaptureRequest, trustProxy: boolean):
 	if (peer !== null) candidates.push(peer);
 	const usable = candidates.find(isPublicIp);
 	if (usable !== undefined) return { ip: usable };
-	return candidates.length > 0
-		? { warning: 'client.ip: private, loopback or link-local address omitted' }
-		: {};
+	return candidates.length > 0 ? { warning: PRIVATE_OMITTED } : {};
+}
+
+/** A whole number of trusted proxies, at least 1 (the one the TCP connection comes from). */
+function trustedHops(value: number | undefined): number {
+	const hops = Math.floor(Number(value ?? 1));
+	return Number.isFinite(hops) && hops >= 1 ? hops : 1;
+}
+
+/**
+ * The client in an X-Forwarded-For chain behind `hops` trusted proxies: the entry `hops` places
+ * from the right (the peer being the last proxy), or the left-most when the chain is shorter.
+ * Never an entry further left: those are what the visitor wrote.
+ */
+function forwardedClient(forwarded: string[], hops: number): ClientAddress {
+	const entry = forwarded[Math.max(0, forwarded.length - hops)];
+	const ip = normalizeIp(entry);
+	if (ip === null)
+		return { warning: 'client.ip: the X-Forwarded-For entry of the client is not an IP address' };
+	return isPublicIp(ip) ? { ip } : { warning: PRIVATE_OMITTED };
 }
 
 /** The request's User-Agent header, trimmed. */

@@ -70,7 +70,9 @@ export function isClusterClient(client: RedisClient): client is Cluster {
 
 /**
  * Parses `host:port, host:port` (commas, spaces or new lines between; `[::1]:7000` for IPv6; a
- * bare host gets `defaultPort`). Throws a message naming the field for anything else.
+ * bare host gets `defaultPort`). Throws a message naming the field, the entry's position and the
+ * problem for anything else — never the entry itself: a password pasted into an address field
+ * (`:pw@host:6379`) must not come back in an error, a log line or execution data.
  */
 export function parseRedisAddresses(
 	text: string,
@@ -82,14 +84,36 @@ export function parseRedisAddresses(
 		.map((part) => part.trim())
 		.filter(Boolean);
 	if (parts.length === 0) throw new Error(`${field}: enter at least one host:port`);
-	return parts.map((part) => {
+	return parts.map((part, index) => {
 		const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:[\]/@]+))(?::(\d{1,5}))?$/.exec(part);
 		const port = match?.[3] === undefined ? defaultPort : Number(match[3]);
 		if (!match || port < 1 || port > 65535) {
-			throw new Error(`${field}: "${part.slice(0, 80)}" is not host:port`);
+			const which = parts.length > 1 ? `entry ${index + 1} of ${parts.length}` : 'the address';
+			throw new Error(`${field}: ${which} ${redisAddressProblem(part)}`);
 		}
 		return { host: match[1] ?? match[2], port };
 	});
+}
+
+/**
+ * What is wrong with an address a user typed, without repeating it (it may hold a password).
+ * `expected` says what the field takes.
+ */
+export function redisAddressProblem(text: string, expected = 'host:port'): string {
+	const hidden = '(the value is not shown)';
+	if (text.includes('@')) {
+		return `holds a user name or password (an "@"): enter those in Username and Password, and here only ${expected} ${hidden}`;
+	}
+	if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+		return `is a URL: enter ${expected}, or choose the Redis URL connection type ${hidden}`;
+	}
+	return `is not ${expected} ${hidden}`;
+}
+
+/** Throws `<field>: …` unless `host` is a host name or an IP address (never echoing it). */
+export function checkRedisHost(host: string, field: string): void {
+	if (isIP(host) !== 0 || /^[\p{L}\p{N}_](?:[\p{L}\p{N}_.-]*[\p{L}\p{N}_])?$/u.test(host)) return;
+	throw new Error(`${field}: the value ${redisAddressProblem(host, 'a host name or IP address')}`);
 }
 
 interface Endpoint {

@@ -1,7 +1,7 @@
 import { firstFieldValue } from './field-values';
 import type { FieldOutcome } from './fields';
 import { COUNTRY_ALIASES, COUNTRY_CODES } from './country-codes';
-import { lookupKey, shortEcho } from './text';
+import { lookupKey } from './text';
 
 /** lookup key → lowercase alpha-2, built once from the code list, English names and aliases. */
 const COUNTRY_BY_KEY: ReadonlyMap<string, string> = buildCountryIndex();
@@ -53,9 +53,14 @@ export function normalizeCountryText(text: string): FieldOutcome {
 	const code =
 		COUNTRY_BY_KEY.get(key) ??
 		(key.startsWith('the') ? COUNTRY_BY_KEY.get(key.slice(3)) : undefined);
-	return code === undefined
-		? { omitted: `${shortEcho(text)} is not a recognised country` }
-		: { value: code };
+	if (code !== undefined) return { value: code };
+	// The value itself is never quoted: a name or an initial mapped into the wrong field is
+	// personal data (issue 13). The shape says enough to find the mapping.
+	return {
+		omitted: /^[a-z]{2}$/.test(key)
+			? 'two letters that are not an ISO 3166-1 country code'
+			: 'not a recognised country name or code',
+	};
 }
 
 /** The country as a lowercase ISO alpha-2 code (or an existing SHA-256), or null to omit. */

@@ -4,11 +4,44 @@ import type { FieldOutcome } from './fields';
 import { IDENTITY_PROFILES, type IdentityProfile } from './profiles';
 
 /**
- * Email (em): trim, lowercase, validate `local@domain.tld` (normalization.md). Dots and +tags
- * are kept in the canonical form; Google's gmail rule is applied when rendering.
+ * Zero-width space, non-joiner and joiner, word joiner, byte-order mark and soft hyphen: invisible,
+ * never part of an address, yet they change its bytes (and its hash) when pasted along with it.
+ */
+const INVISIBLE = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
+/** Full stops UTS #46 reads as the dot between domain labels (after NFKC, U+FF61 is U+3002). */
+const IDEOGRAPHIC_FULL_STOP = /\u3002/g;
+const NOT_ASCII = /[\u0080-\uffff]/;
+
+/**
+ * Text as every email reader of the package sees it: NFKC (fullwidth `ｊａｎｅ` is `jane`),
+ * invisible characters removed, trimmed. ASCII text is only trimmed (NFKC leaves it as it is).
+ */
+export function cleanEmailText(text: string): string {
+	if (!NOT_ASCII.test(text)) return text.trim();
+	return text.normalize('NFKC').replace(INVISIBLE, '').replace(IDEOGRAPHIC_FULL_STOP, '.').trim();
+}
+
+/**
+ * The one reading of an email address (normalization.md): cleaned as above, the address taken
+ * out of `Jane Doe <jane@example.com>` and `mailto:jane@example.com`, then lowercased. Not
+ * validated: the identity normalizer validates it, the rules take its domain.
+ */
+export function readEmailText(text: string): string {
+	let email = cleanEmailText(text);
+	const bracketed = /<([^<>]*)>\s*$/.exec(email);
+	if (bracketed) email = bracketed[1].trim();
+	if (/^mailto:/i.test(email)) email = email.slice('mailto:'.length).replace(/\?.*$/s, '').trim();
+	return email.toLowerCase();
+}
+
+/**
+ * Email (em): read as above (NFKC, invisible characters removed, display name and `mailto:`
+ * removed, lowercase), then validate `local@domain.tld` (normalization.md). Dots and +tags are
+ * kept in the canonical form; Google's gmail rule is applied when rendering.
  */
 export function normalizeEmailText(text: string): FieldOutcome {
-	const email = text.toLowerCase();
+	const email = readEmailText(text);
+	if (email === '') return { omitted: 'not a valid address (empty)' };
 	const problem = findEmailProblem(email);
 	return problem === null ? { value: email } : { omitted: `not a valid address (${problem})` };
 }

@@ -2,7 +2,7 @@ import type { Platform } from '../types';
 import { firstFieldValue } from './field-values';
 import type { FieldOutcome } from './fields';
 import { IDENTITY_PROFILES, type Gender } from './profiles';
-import { lookupKey, shortEcho } from './text';
+import { lookupKey } from './text';
 
 const GENDER_WORDS: ReadonlyMap<string, Gender> = new Map<string, Gender>([
 	...[
@@ -42,7 +42,8 @@ export function normalizeGenderText(text: string): FieldOutcome {
 	const gender = GENDER_WORDS.get(key);
 	if (gender !== undefined) return { value: gender };
 	if (NON_ANSWERS.has(key)) return null;
-	return { omitted: `${shortEcho(text)} is not f, m or n` };
+	// Never quoted: a name mapped into the wrong field is personal data (issue 13).
+	return { omitted: 'not a recognised gender (f, m or n; female, male, non-binary…)' };
 }
 
 /** The gender as `platform` accepts it (`n` only for Pinterest), or null to omit. */

@@ -7,7 +7,13 @@ export type { IdentityField, FieldOutcome } from './fields';
 export { IDENTITY_FIELDS, HASHABLE_FIELDS, compactFieldMap } from './fields';
 export { hashSha256, isSha256Hex } from './hash';
 
-export { normalizeEmail, normalizeEmailText, renderEmail } from './email';
+export {
+	cleanEmailText,
+	normalizeEmail,
+	normalizeEmailText,
+	readEmailText,
+	renderEmail,
+} from './email';
 export { normalizePhone, normalizePhoneText, renderPhone, type PhoneContext } from './phone';
 export { phonePatternCache } from './phone-patterns';
 export { normalizeName, normalizeFirstName, normalizeLastName, normalizeNameText } from './name';

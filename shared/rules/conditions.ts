@@ -3,7 +3,7 @@ import {
 	bareDomain,
 	domainInList,
 	emailDomain,
-	FREE_MAIL_DOMAINS,
+	isFreeMailDomain,
 	normalizeDomainItem,
 } from './email-domains';
 import { parseBound, parseRuleDate, parseRuleNumber, type Bound } from './numbers';
@@ -340,7 +340,7 @@ function matchEmailDomain(compiled: CompiledCondition, values: unknown[]): Outco
 			? { passed: true, detail: null }
 			: { passed: false, detail: `domain is ${domains[0]}` };
 	}
-	return domains.some((d) => !FREE_MAIL_DOMAINS.has(d))
+	return domains.some((d) => !isFreeMailDomain(d))
 		? { passed: true, detail: null }
 		: { passed: false, detail: `${domains[0]} is a free-mail domain` };
 }

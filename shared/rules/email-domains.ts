@@ -1,4 +1,6 @@
 /** Email domains: extracting them, free-mail detection, and "domain in list" with subdomains. */
+import { domainToUnicode } from 'node:url';
+import { cleanEmailText, readEmailText } from '../identity/email';
 
 /**
  * Consumer mailbox providers (and a few well-known disposable-address services): an address at
@@ -238,17 +240,26 @@ export const FREE_MAIL_DOMAINS: ReadonlySet<string> = new Set([
 	'dispostable.com',
 ]);
 
-const DOMAIN = /^(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+[\p{L}\p{N}][\p{L}\p{N}-]*$/u;
+const DOMAIN =
+	/^(?:[\p{L}\p{N}](?:[\p{L}\p{M}\p{N}-]*[\p{L}\p{M}\p{N}])?\.)+[\p{L}\p{N}][\p{L}\p{M}\p{N}-]*$/u;
 
-/** A lowercase domain from text that is a domain (no `@`), or null. */
+/**
+ * The canonical form of a domain, or null when the text is not one: cleaned like every email
+ * (NFKC, invisible characters removed — `ｇｍａｉｌ.com` is `gmail.com`), lowercase, without a
+ * trailing dot, and with punycode labels in their Unicode form (`xn--mnchen-3ya.de` is
+ * `münchen.de`), so a domain compares equal however it was typed.
+ */
 export function bareDomain(text: string): string | null {
-	const domain = text.normalize('NFC').trim().toLowerCase().replace(/\.$/, '');
-	return DOMAIN.test(domain) ? domain : null;
+	const domain = cleanEmailText(text).toLowerCase().replace(/\.$/, '');
+	const unicode = domain.includes('xn--') ? domainToUnicode(domain) || domain : domain;
+	return DOMAIN.test(unicode) ? unicode : null;
 }
 
 /**
- * The lowercase domain of an email address (`Jane <JANE@Sales.Acme.com>` → `sales.acme.com`),
- * or null when the value is not an address. For a list, the first address's domain.
+ * The domain of an email address in its canonical form (`Jane <JANE@Sales.Acme.com>` →
+ * `sales.acme.com`, `ｊａｎｅ@ｇｍａｉｌ.com` → `gmail.com`), or null when the value is not an
+ * address. The address is read as the identity normalizer reads it (readEmailText: display name,
+ * `mailto:`, NFKC, invisible characters). For a list, the first address's domain.
  */
 export function emailDomain(value: unknown): string | null {
 	if (Array.isArray(value)) {
@@ -259,29 +270,60 @@ export function emailDomain(value: unknown): string | null {
 		return null;
 	}
 	if (typeof value !== 'string') return null;
-	let text = value.trim();
-	const bracketed = /<([^<>]*)>\s*$/.exec(text);
-	if (bracketed) text = bracketed[1].trim();
-	if (/^mailto:/i.test(text)) text = text.slice('mailto:'.length);
-	const at = text.lastIndexOf('@');
-	if (at <= 0 || /\s/.test(text.slice(0, at))) return null;
-	return bareDomain(text.slice(at + 1));
-}
-
-/** True when `domain` is a consumer or disposable mailbox provider. */
-export function isFreeMailDomain(domain: string): boolean {
-	return FREE_MAIL_DOMAINS.has(domain.toLowerCase());
+	const address = readEmailText(value);
+	const at = address.lastIndexOf('@');
+	if (at <= 0 || /\s/.test(address.slice(0, at))) return null;
+	return bareDomain(address.slice(at + 1));
 }
 
 /**
- * A domain list item as users type it: lowercase, without a leading `@`, `*.` or `.`, and
- * the domain of a whole address when one is pasted.
+ * Latin letters' look-alikes from the Cyrillic, Greek and Armenian scripts (and Latin's own
+ * script g): `gmаil.com` with a Cyrillic `а` is not Gmail, but no employer either.
+ */
+const LOOKALIKES = 'авеёкмнорстухіїјѕԁԛԝһӏαεικνορτυχωոսօɡı';
+const LATIN_LETTERS = 'abeekmhopctyxiijsdqwhlaeikvoptuxwnuogi';
+const NON_ASCII = /[\u0080-\uffff]/g;
+
+/** The domain with look-alike letters read as the Latin letters they imitate. */
+function latinSkeleton(domain: string): string {
+	return domain.replace(NON_ASCII, (ch) => {
+		const at = LOOKALIKES.indexOf(ch);
+		return at === -1 ? ch : LATIN_LETTERS[at];
+	});
+}
+
+/** True when `domain` or one of its parent domains is in FREE_MAIL_DOMAINS. */
+function underFreeMailDomain(domain: string): boolean {
+	for (let dot = -1; ; dot = domain.indexOf('.', dot + 1)) {
+		const suffix = domain.slice(dot + 1);
+		if (!suffix.includes('.')) return false;
+		if (FREE_MAIL_DOMAINS.has(suffix)) return true;
+	}
+}
+
+/**
+ * True when `domain` is a consumer or disposable mailbox provider: its canonical form (see
+ * bareDomain) is a listed domain or a subdomain of one (`mail.gmail.com`, `eu.yahoo.com`), also
+ * when it imitates one with look-alike letters (`gmаil.com` with a Cyrillic `а`). This is the
+ * rule of *Is Work Email* (docs/nodes/lead-rule-filter.md).
+ */
+export function isFreeMailDomain(domain: string): boolean {
+	const canonical = bareDomain(domain) ?? domain.toLowerCase();
+	if (underFreeMailDomain(canonical)) return true;
+	const skeleton = latinSkeleton(canonical);
+	return skeleton !== canonical && underFreeMailDomain(skeleton);
+}
+
+/**
+ * A domain list item as users type it, in bareDomain's canonical form: without a leading `@`,
+ * `*.` or `.`, and the domain of a whole address when one is pasted.
  */
 export function normalizeDomainItem(item: string): string {
-	let domain = item.normalize('NFC').trim().toLowerCase();
+	let domain = cleanEmailText(item).toLowerCase();
 	const at = domain.lastIndexOf('@');
 	if (at !== -1) domain = domain.slice(at + 1);
-	return domain.replace(/^\*?\.+/, '').replace(/\.$/, '');
+	domain = domain.replace(/^\*?\.+/, '').replace(/\.$/, '');
+	return bareDomain(domain) ?? domain;
 }
 
 /** True when `domain` is one of `listed` or a subdomain of one (sales.acme.com ∈ acme.com). */

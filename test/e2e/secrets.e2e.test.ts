@@ -16,6 +16,10 @@ const { startDemoPlatforms, DEMO } = require('../../scripts/n8n/demo.js');
  * Then every place a secret could end up is searched: node outputs, error messages, n8n's
  * execution data through its REST API, the `n8n execute` output, n8n's log (debug level), the
  * credential tests' and webhook answers. Zero hits.
+ *
+ * A Redis password typed where it does not belong — in Host (`default:<pw>@host`), in Cluster
+ * Nodes or in Sentinel Addresses — is a secret too (issue 13): the senders with such a dedup
+ * store, the trigger writing its capture log there, and the credential tests are searched for it.
  */
 
 const REPO = path.join(__dirname, '..', '..');
@@ -30,6 +34,46 @@ const TOKENS = {
 };
 const META_APP_SECRET = `e2e-secret-meta-app-secret-${run}`;
 const GOOGLE_CLIENT_SECRET = `e2e-secret-google-client-${run}`;
+/** Redis credentials with the password typed into an address field, one per field. */
+const REDIS_PASSWORD_IN = {
+	host: `e2e-secret-redis-host-pw-${run}`,
+	cluster: `e2e-secret-redis-cluster-pw-${run}`,
+	sentinel: `e2e-secret-redis-sentinel-pw-${run}`,
+};
+const MISPLACED_REDIS = [
+	{
+		id: 'e2eRedisPwHost01',
+		name: 'Redis (password in Host)',
+		type: 'leadCapiRedisApi',
+		data: {
+			connection: 'fields',
+			host: `default:${REDIS_PASSWORD_IN.host}@127.0.0.1`,
+			port: 6379,
+			keyPrefix: `e2e-secrets-${run}`,
+		},
+	},
+	{
+		id: 'e2eRedisPwClust1',
+		name: 'Redis (password in Cluster Nodes)',
+		type: 'leadCapiRedisApi',
+		data: {
+			connection: 'cluster',
+			clusterNodes: `127.0.0.1:7000, :${REDIS_PASSWORD_IN.cluster}@127.0.0.1:7001`,
+			keyPrefix: `e2e-secrets-${run}`,
+		},
+	},
+	{
+		id: 'e2eRedisPwSent01',
+		name: 'Redis (password in Sentinel Addresses)',
+		type: 'leadCapiRedisApi',
+		data: {
+			connection: 'sentinel',
+			masterName: 'mymaster',
+			sentinels: `default:${REDIS_PASSWORD_IN.sentinel}@127.0.0.1:26379`,
+			keyPrefix: `e2e-secrets-${run}`,
+		},
+	},
+];
 const WRONG = {
 	meta: `e2e-wrong-meta-token-${run}`,
 	pinterest: `e2e-wrong-pinterest-token-${run}`,
@@ -104,6 +148,7 @@ describe('secrets never reach outputs, errors, execution data or logs in a real 
 			...Object.values(WRONG),
 			META_APP_SECRET,
 			GOOGLE_CLIENT_SECRET,
+			...Object.values(REDIS_PASSWORD_IN),
 			google.refreshToken,
 			google.accessToken(),
 		]) {
@@ -128,13 +173,16 @@ describe('secrets never reach outputs, errors, execution data or logs in a real 
 				data: { ...c.data, ...wrongOf[c.type] },
 			}));
 		instance = await n8nWithPackage();
-		instance.importCredentials([...credentials, ...wrong]);
+		instance.importCredentials([...credentials, ...wrong, ...MISPLACED_REDIS]);
 
 		// The five senders (and the Identity Normalizer) from one lead, every failure kept as the item's output.
 		const example = JSON.parse(
 			fs.readFileSync(path.join(REPO, 'examples', 'fanout-one-lead-five-platforms.json'), 'utf8'),
 		);
-		const senders = (ids: (c: { id: string; name: string }) => { id: string; name: string }) => ({
+		const senders = (
+			ids: (c: { id: string; name: string }) => { id: string; name: string },
+			redis?: { id: string; name: string },
+		) => ({
 			...example,
 			nodes: example.nodes.map(
 				(n: {
@@ -146,11 +194,11 @@ describe('secrets never reach outputs, errors, execution data or logs in a real 
 						? {
 								...n,
 								onError: 'continueRegularOutput',
-								parameters: { ...n.parameters, dedupStore: 'off' },
+								parameters: { ...n.parameters, dedupStore: redis ? 'redis' : 'off' },
 								credentials: Object.fromEntries(
 									Object.entries(n.credentials ?? {}).map(([type, ref]) => [
 										type,
-										type === 'leadCapiRedisApi' ? ref : ids(ref),
+										type === 'leadCapiRedisApi' ? (redis ?? ref) : ids(ref),
 									]),
 								),
 							}
@@ -166,6 +214,37 @@ describe('secrets never reach outputs, errors, execution data or logs in a real 
 			...senders((ref) => ({ id: `${ref.id.slice(0, 11)}Wrong`, name: `${ref.name} (wrong)` })),
 			id: 'e2eSecretsWrong1',
 			name: 'e2e: five senders, wrong credentials',
+		});
+		// The five senders with each misplaced-password Redis as their dedup store.
+		MISPLACED_REDIS.forEach((redis, i) => {
+			instance.importWorkflow({
+				...senders((ref) => ref, { id: redis.id, name: redis.name }),
+				id: `e2eSecretsRdSnd${i}`,
+				name: `e2e: five senders, ${redis.name}`,
+			});
+			// The trigger writing its capture log to it (and counting refusals there).
+			const hook = {
+				id: `e2eSecretsRdHok${i}`,
+				name: `e2e: capture log on ${redis.name}`,
+				nodes: [
+					captureTrigger(
+						'Typeform',
+						{
+							source: 'typeform',
+							path: `e2e-secrets-${redis.id}`,
+							authentication: 'signature',
+							captureLog: 'redis',
+						},
+						{
+							leadCapiWebhookApi: { id: DEMO.webhookSecret.id, name: DEMO.webhookSecret.name },
+							leadCapiRedisApi: { id: redis.id, name: redis.name },
+						},
+					),
+				],
+				connections: {},
+				settings: { executionOrder: 'v1' },
+			};
+			instance.importWorkflow(hook, { activate: true });
 		});
 		const trigger = {
 			id: 'e2eSecretsHook01',
@@ -244,6 +323,11 @@ describe('secrets never reach outputs, errors, execution data or logs in a real 
 			['429 echoing its secrets', echo(429, () => ({ 'retry-after': '1' })), 'e2eSecretsSend01'],
 			['connections reset', () => queueAll(() => ({ kind: 'reset' })), 'e2eSecretsSend01'],
 			['wrong credentials', () => queueAll(() => ({}), 0), 'e2eSecretsWrong1'],
+			...MISPLACED_REDIS.map((redis, i): [string, () => void, string] => [
+				`dedup store ${redis.name}`,
+				() => queueAll(() => ({}), 0),
+				`e2eSecretsRdSnd${i}`,
+			]),
 			['no fault (control)', () => queueAll(() => ({}), 0), 'e2eSecretsSend01'],
 		];
 		const outcomes: Record<string, Record<string, string>> = {};
@@ -282,13 +366,17 @@ describe('secrets never reach outputs, errors, execution data or logs in a real 
 				email: 'kim@umbrella.example',
 				firstName: 'Kim',
 			});
-			for (const [what, signature] of [
-				['signed delivery', typeformSignature(delivery, TOKENS.webhook)],
-				['wrong signature', typeformSignature(delivery, WRONG.meta)],
-				['the secret itself as the signature', `sha256=${TOKENS.webhook}`],
-				['no signature', ''],
-			]) {
-				const res = await fetch(hook, {
+			const hooks = [
+				hook,
+				...MISPLACED_REDIS.map((redis) => `${server.baseUrl}/webhook/e2e-secrets-${redis.id}`),
+			];
+			for (const [what, signature, url] of hooks.flatMap((to) => [
+				['signed delivery', typeformSignature(delivery, TOKENS.webhook), to],
+				['wrong signature', typeformSignature(delivery, WRONG.meta), to],
+				['the secret itself as the signature', `sha256=${TOKENS.webhook}`, to],
+				['no signature', '', to],
+			])) {
+				const res = await fetch(url, {
 					method: 'POST',
 					headers: {
 						'content-type': 'application/json',
@@ -296,10 +384,13 @@ describe('secrets never reach outputs, errors, execution data or logs in a real 
 					},
 					body: delivery,
 				});
+				const answer = await res.text();
 				look(
 					`webhook answer (${what})`,
-					`${res.status} ${JSON.stringify([...res.headers])} ${await res.text()}`,
+					`${res.status} ${JSON.stringify([...res.headers])} ${answer}`,
 				);
+				// A capture log that cannot be written never costs the lead.
+				if (what === 'signed delivery') expect([url, res.status]).toEqual([url, 200]);
 			}
 			for (const credential of platforms.credentials as Credential[]) {
 				for (const data of [
@@ -318,6 +409,12 @@ describe('secrets never reach outputs, errors, execution data or logs in a real 
 					);
 				}
 			}
+			for (const credential of MISPLACED_REDIS) {
+				const tested = await server.rest('/credentials/test', { credentials: credential });
+				look(`credential test ${credential.name}`, tested);
+				// The test still says which field is wrong.
+				expect(JSON.stringify(tested)).toMatch(/(Host|Cluster Nodes|Sentinel Addresses): /);
+			}
 			await new Promise((r) => setTimeout(r, 2_000));
 			const list = (await server.restGet('/executions?limit=100')) as {
 				data: { results: Array<{ id: string }> };
@@ -329,8 +426,18 @@ describe('secrets never reach outputs, errors, execution data or logs in a real 
 		} finally {
 			await server.stop();
 		}
+		let logged = '';
 		for (const file of fs.readdirSync(instance.userFolder).filter((f) => f.endsWith('.log'))) {
-			look(`n8n log ${file}`, fs.readFileSync(path.join(instance.userFolder, file), 'utf8'));
+			const log = fs.readFileSync(path.join(instance.userFolder, file), 'utf8');
+			look(`n8n log ${file}`, log);
+			logged += log;
+		}
+		// The trigger did log each capture log it could not write, by field, without the value.
+		for (const field of ['Host', 'Cluster Nodes', 'Sentinel Addresses']) {
+			expect([field, logged.includes(`capture log not written (${field}: `)]).toEqual([
+				field,
+				true,
+			]);
 		}
 
 		const forms = (secret: string) => [

@@ -240,3 +240,61 @@ describe('the dedup store (Redis) credential test', () => {
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful: Redis answered PING' });
 	});
 });
+
+describe('a secret pasted into any Redis address field never comes back (issue 13)', () => {
+	const PW = 'Rt-Redis-Pw-9f3k2';
+	it.each<[string, Record<string, unknown>, string]>([
+		[
+			'a password in Host',
+			{ connection: 'fields', host: `default:${PW}@127.0.0.1`, port: 6379 },
+			'Host: the value holds a user name or password (an "@"): enter those in Username and Password, and here only a host name or IP address (the value is not shown)',
+		],
+		[
+			'a redis:// URL with a password in Host',
+			{ connection: 'fields', host: `redis://:${PW}@127.0.0.1:6379` },
+			'Host: the value holds a user name or password (an "@"): enter those in Username and Password, and here only a host name or IP address (the value is not shown)',
+		],
+		[
+			'a password alone in Host (no "@")',
+			{ connection: 'fields', host: `127.0.0.1 ${PW}` },
+			'Host: the value is not a host name or IP address (the value is not shown)',
+		],
+		[
+			'a password in Cluster Nodes',
+			{ connection: 'cluster', clusterNodes: `127.0.0.1:7000, :${PW}@127.0.0.1:7001` },
+			'Cluster Nodes: entry 2 of 2 holds a user name or password (an "@"): enter those in Username and Password, and here only host:port (the value is not shown)',
+		],
+		[
+			'a password in Sentinel Addresses',
+			{
+				connection: 'sentinel',
+				masterName: 'mymaster',
+				sentinels: `sentinel:${PW}@127.0.0.1:26379`,
+			},
+			'Sentinel Addresses: the address holds a user name or password (an "@"): enter those in Username and Password, and here only host:port (the value is not shown)',
+		],
+		[
+			'a URL in Sentinel Addresses',
+			{
+				connection: 'sentinel',
+				masterName: 'mymaster',
+				sentinels: `redis://127.0.0.1:26379/${PW}`,
+			},
+			'Sentinel Addresses: the address is a URL: enter host:port, or choose the Redis URL connection type (the value is not shown)',
+		],
+		[
+			'a Redis URL that does not parse',
+			{ connection: 'url', url: `redis//default:${PW}@127.0.0.1:6379` },
+			'Redis URL: not a redis://[user:password@]host:port/db or rediss://… URL (the value is not shown)',
+		],
+		[
+			'a URL of another scheme',
+			{ connection: 'url', url: `http://default:${PW}@127.0.0.1:6379` },
+			'Redis URL: not a redis://[user:password@]host:port/db or rediss://… URL (the value is not shown)',
+		],
+	])('%s: the test names the field and the problem only', async (_case, data, message) => {
+		const result = await runTest('leadCapiRedisApi', data);
+		expect(result).toEqual({ status: 'Error', message });
+		expect(JSON.stringify(result)).not.toContain(PW);
+	});
+});

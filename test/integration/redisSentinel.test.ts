@@ -147,7 +147,7 @@ describe('Redis Sentinel: dedup through a Sentinel-discovered master', () => {
 			],
 			[
 				{ sentinels: '127.0.0.1:notaport' },
-				'Sentinel Addresses: "127.0.0.1:notaport" is not host:port',
+				'Sentinel Addresses: the address is not host:port (the value is not shown)',
 			],
 			[{ masterName: ' ' }, 'Master Name: enter the name the Sentinels monitor, e.g. mymaster'],
 		];

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 import { LeadCaptureTrigger } from '../../nodes/LeadCaptureTrigger/LeadCaptureTrigger.node';
 import { LeadRuleFilter } from '../../nodes/LeadRuleFilter/LeadRuleFilter.node';
 import { runExecute, type NodeSetup } from './support/context';
@@ -135,6 +135,46 @@ describe('Lead Capture Trigger node: webhook() answers deliveries before any exe
 			source: { page_url: expect.stringContaining('https://www.example.com/pricing') },
 		});
 		expect(partial).toMatchObject({ state: 'partial' });
+	});
+
+	it('Trust Proxy Headers: behind one proxy the visitor-written left of X-Forwarded-For is not the client', async () => {
+		const forwarded = {
+			origin: 'https://www.example.com',
+			'x-forwarded-for': '8.8.8.8, 203.0.113.50',
+		};
+		const one = await start({ settings: { trustProxy: true } });
+		expect((await post(one, fixture('script-submit.json'), forwarded)).status).toBe(200);
+		expect(one.executions[0][0].json).toMatchObject({ client: { ip: '203.0.113.50' } });
+		await one.close();
+		const chain = { ...forwarded, 'x-forwarded-for': '8.8.8.8, 203.0.113.51, 198.51.100.60' };
+		const two = await start({ settings: { trustProxy: true, trustedProxies: 2 } });
+		expect((await post(two, fixture('script-submit.json'), chain)).status).toBe(200);
+		expect(two.executions[0][0].json).toMatchObject({ client: { ip: '203.0.113.51' } });
+	});
+
+	it('a Redis password typed into Host, Cluster Nodes or Sentinel Addresses never reaches the log (issue 13)', async () => {
+		const PW = 'Rt-Redis-Pw-9f3k2';
+		const misplaced: ICredentialDataDecryptedObject[] = [
+			{ connection: 'fields', host: `default:${PW}@127.0.0.1`, port: 6379 },
+			{ connection: 'cluster', clusterNodes: `:${PW}@127.0.0.1:7000` },
+			{ connection: 'sentinel', masterName: 'mymaster', sentinels: `u:${PW}@127.0.0.1:26379` },
+		];
+		for (const leadCapiRedisApi of misplaced) {
+			const s = await start(
+				{ ...generic, captureLog: 'redis', settings: { captureLogName: 'pw-hook' } },
+				{ credentials: { leadCapiWebhookApi: { secret: SECRET }, leadCapiRedisApi } },
+			);
+			const body = delivery(9);
+			// The lead itself is not lost to a capture log that cannot be written.
+			expect((await post(s, body, { 'x-signature': sign(body) })).status).toBe(200);
+			expect((await post(s, body, { 'x-signature': 'bad' })).status).toBe(401);
+			expect(s.executions).toHaveLength(1);
+			const logged = JSON.stringify(s.logs);
+			expect(logged).toMatch(/capture log not written \((Host|Cluster Nodes|Sentinel Addresses): /);
+			expect(logged).not.toContain(PW);
+			await s.close();
+			server = undefined;
+		}
 	});
 
 	it('an origin outside Allowed Origins gets 403 and starts nothing', async () => {

@@ -7,13 +7,17 @@ function client(
 	headers: Record<string, string | string[]>,
 	remoteAddress: string | undefined,
 	trustProxy: boolean,
+	trustedProxies?: number,
 ): CaptureOutcome {
 	return processCapture(
 		request(LEAD, headers, remoteAddress),
-		config('generic', { trustProxy }),
+		config('generic', { trustProxy, trustedProxies }),
 		NOW,
 	);
 }
+
+const ipOf = (outcome: CaptureOutcome) =>
+	(outcome as { record: { client?: { ip?: unknown } } }).record.client?.ip;
 
 describe('client IP', () => {
 	it.each<
@@ -42,11 +46,11 @@ describe('client IP', () => {
 			'203.0.113.9',
 		],
 		[
-			'the left-most public address of the chain',
+			'behind one proxy, the right-most entry (the one the proxy appended)',
 			{ 'x-forwarded-for': '10.1.2.3, 203.0.113.9, 198.51.100.1' },
 			'10.0.0.2',
 			true,
-			'203.0.113.9',
+			'198.51.100.1',
 		],
 		[
 			'garbage entries skipped',
@@ -63,18 +67,25 @@ describe('client IP', () => {
 			'2001:db8::7',
 		],
 		[
-			'X-Real-IP when the chain has no public address',
+			'not a visitor-sent X-Real-IP when the proxy appended a private X-Forwarded-For',
 			{ 'x-forwarded-for': '10.1.2.3', 'x-real-ip': '203.0.113.11' },
 			'10.0.0.2',
 			true,
-			'203.0.113.11',
+			undefined,
 		],
 		[
-			'the peer when proxy headers are private',
+			'not the proxy (the peer) when the client entry is private',
 			{ 'x-forwarded-for': '10.1.2.3' },
 			'198.51.100.8',
 			true,
-			'198.51.100.8',
+			undefined,
+		],
+		[
+			'X-Real-IP when there is no X-Forwarded-For',
+			{ 'x-real-ip': '203.0.113.12' },
+			'10.0.0.2',
+			true,
+			'203.0.113.12',
 		],
 		['an IPv4-mapped peer unwrapped', {}, '::ffff:198.51.100.9', false, '198.51.100.9'],
 		['no IP for a loopback peer', {}, '127.0.0.1', false, undefined],
@@ -83,6 +94,46 @@ describe('client IP', () => {
 		const outcome = client(headers, remoteAddress, trustProxy);
 		expect(outcome.kind).toBe('accepted');
 		expect((outcome as { record: { client?: { ip?: unknown } } }).record.client?.ip).toBe(expected);
+	});
+
+	it.each<[string, string, number | undefined, string]>([
+		[
+			'a visitor-written 8.8.8.8 behind one proxy',
+			'8.8.8.8, 203.0.113.50',
+			undefined,
+			'203.0.113.50',
+		],
+		['the same with Trusted Proxies 1 set explicitly', '8.8.8.8, 203.0.113.50', 1, '203.0.113.50'],
+		[
+			'several forged entries behind one proxy',
+			'1.1.1.1, 8.8.8.8, 203.0.113.51',
+			1,
+			'203.0.113.51',
+		],
+		[
+			'behind a CDN and nginx (2 proxies)',
+			'8.8.8.8, 203.0.113.52, 198.51.100.60',
+			2,
+			'203.0.113.52',
+		],
+		[
+			'a chain shorter than the proxies configured: its left-most entry',
+			'203.0.113.53',
+			3,
+			'203.0.113.53',
+		],
+		['a nonsense count reads as 1', '8.8.8.8, 203.0.113.54', 0, '203.0.113.54'],
+	])('%s → the real client, never the forged hop', (_case, xff, trustedProxies, expected) => {
+		const outcome = client({ 'x-forwarded-for': xff }, '10.0.0.2', true, trustedProxies);
+		expect(ipOf(outcome)).toBe(expected);
+	});
+
+	it('a garbage client entry gives no IP and a warning, never an entry further left', () => {
+		const outcome = client({ 'x-forwarded-for': '203.0.113.9, not-an-ip' }, '10.0.0.2', true);
+		expect(ipOf(outcome)).toBeUndefined();
+		expect(outcome).toMatchObject({
+			warnings: ['client.ip: the X-Forwarded-For entry of the client is not an IP address'],
+		});
 	});
 
 	it('warns when the only address is private', () => {

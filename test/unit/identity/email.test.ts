@@ -61,3 +61,46 @@ describe('normalizeEmail per platform: gmail dots are removed for Google only, +
 		expect(normalizeEmail(hashed, { platform: 'google' })).toBe(hashed);
 	});
 });
+
+describe('normalizeEmail: emails read as platforms match them (NFKC, invisible characters, display names)', () => {
+	const JANE = hashSha256('jane@gmail.com');
+	test.each<[string, string]>([
+		['fullwidth local part', 'ｊａｎｅ@gmail.com'],
+		['fullwidth domain', 'jane@ｇｍａｉｌ.com'],
+		['all fullwidth, upper-case, fullwidth @ and dot', 'ＪＡＮＥ＠ＧＭＡＩＬ．ＣＯＭ'],
+		['zero-width space', 'ja\u200bne@gmail.com'],
+		['zero-width non-joiner and joiner', 'j\u200ca\u200dne@gmail.com'],
+		['word joiner', 'jane\u2060@gmail.com'],
+		['byte-order mark', '\ufeffjane@gmail.com'],
+		['soft hyphen', 'ja\u00adne@gmail.com'],
+		['ideographic full stop in the domain', 'jane@gmail\u3002com'],
+		['display name', 'Jane Doe <jane@gmail.com>'],
+		['quoted display name', '"Doe, Jane" <Jane@Gmail.com>'],
+		['mailto:', 'mailto:Jane@Gmail.com'],
+		['upper case', 'JANE@GMAIL.COM'],
+	])('%s hashes like jane@gmail.com', (_case, input) => {
+		for (const platform of ['meta', 'pinterest', 'tiktok', 'microsoft'] as const) {
+			const email = normalizeEmail(input, { platform });
+			expect(email).toBe('jane@gmail.com');
+			expect(hashSha256(email as string)).toBe(JANE);
+		}
+	});
+
+	it('keeps letters NFKC does not fold (accents, other scripts) and punycode as typed', () => {
+		expect(normalizeEmail('JOSÉ@exämple.de', { platform: 'meta' })).toBe('josé@exämple.de');
+		expect(normalizeEmail('jose\u0301@example.de', { platform: 'meta' })).toBe('josé@example.de');
+		expect(normalizeEmail('user@xn--bcher-kva.example', { platform: 'meta' })).toBe(
+			'user@xn--bcher-kva.example',
+		);
+	});
+
+	it('Google: the gmail dot rule applies to the cleaned address', () => {
+		expect(normalizeEmail('Ｊ.ａｎｅ@ｇｍａｉｌ.com', { platform: 'google' })).toBe(
+			'jane@gmail.com',
+		);
+	});
+
+	it('a value of invisible characters only is omitted with a reason', () => {
+		expect(normalizeEmailText('\u200b\u200d')).toEqual({ omitted: 'not a valid address (empty)' });
+	});
+});

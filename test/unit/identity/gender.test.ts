@@ -25,9 +25,16 @@ describe('gender: f, m or n from common words', () => {
 		},
 	);
 
-	it('omits anything else with a warning', () => {
-		expect(normalizeGenderText('helicopter')).toEqual({ omitted: '"helicopter" is not f, m or n' });
-	});
+	it.each(['helicopter', 'Jane Doe', 'Doe'])(
+		'omits %j with a warning that never quotes it',
+		(input) => {
+			const outcome = normalizeGenderText(input);
+			expect(outcome).toEqual({
+				omitted: 'not a recognised gender (f, m or n; female, male, non-binary…)',
+			});
+			expect(JSON.stringify(outcome)).not.toContain(input);
+		},
+	);
 });
 
 describe('normalizeGender per platform: n only for Pinterest', () => {

@@ -115,24 +115,28 @@ describe('fbc and fbclid values that are not text', () => {
 	});
 });
 
-describe('warnings of fields that echo their value (country, gender)', () => {
-	it.each(['447911123456', '+1 (650) 555-1212', 'jane@example.com', 'Jane <jane@example.com>'])(
-		'never show %j, an email or phone mapped into the wrong field',
-		(value) => {
-			const { warnings } = normalizeIdentity({ contact: { gender: value, country: value } });
-			expect(warnings).toEqual([
-				'country: a value that may be personal data (not shown) is not a recognised country',
-				'gender: a value that may be personal data (not shown) is not f, m or n',
-			]);
-		},
-	);
+describe('warnings of country and gender name the field and the problem, never the value', () => {
+	it.each([
+		'447911123456',
+		'+1 (650) 555-1212',
+		'jane@example.com',
+		'Jane <jane@example.com>',
+		'Jane Doe',
+		'Atlantis',
+	])('never show %j (a name, email or phone mapped into the wrong field)', (value) => {
+		const { warnings } = normalizeIdentity({ contact: { gender: value, country: value } });
+		expect(warnings).toEqual([
+			'country: not a recognised country name or code',
+			'gender: not a recognised gender (f, m or n; female, male, non-binary…)',
+		]);
+		expect(JSON.stringify(warnings)).not.toContain(value);
+	});
 
-	it('still quote a plain word', () => {
-		expect(
-			normalizeIdentity({ contact: { gender: 'robot', country: 'Atlantis' } }).warnings,
-		).toEqual([
-			'country: "Atlantis" is not a recognised country',
-			'gender: "robot" is not f, m or n',
+	it('a short value (initials) is described by its shape, not quoted', () => {
+		const { warnings } = normalizeIdentity({ contact: { country: 'JD', gender: 'JD' } });
+		expect(warnings).toEqual([
+			'country: two letters that are not an ISO 3166-1 country code',
+			'gender: not a recognised gender (f, m or n; female, male, non-binary…)',
 		]);
 	});
 });

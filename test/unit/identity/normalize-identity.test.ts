@@ -165,7 +165,7 @@ describe('normalizeIdentity: country fallbacks', () => {
 			client: { country: 'US' },
 		});
 		expect(identity.values.country).toEqual(['us']);
-		expect(identity.warnings).toEqual(['country: "Atlantis" is not a recognised country']);
+		expect(identity.warnings).toEqual(['country: not a recognised country name or code']);
 	});
 
 	it('warns when the default country is unknown', () => {

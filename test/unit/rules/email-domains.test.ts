@@ -36,6 +36,61 @@ describe('is_work_email: free-mail vs work addresses', () => {
 		['jane@acme.com', true, 'contact.email is a work email: yes'],
 		['jane@sales.acme.io', true, 'contact.email is a work email: yes'],
 		['jane@gmail.acme.com', true, 'contact.email is a work email: yes'],
+		// Look-alike and subdomain forms of free-mail domains (issue 13).
+		[
+			'jane@ｇｍａｉｌ.com',
+			false,
+			'contact.email is a work email: no (gmail.com is a free-mail domain)',
+		],
+		[
+			'ｊａｎｅ＠ＧＭＡＩＬ．ＣＯＭ',
+			false,
+			'contact.email is a work email: no (gmail.com is a free-mail domain)',
+		],
+		[
+			'jane@gm\u200bail.com',
+			false,
+			'contact.email is a work email: no (gmail.com is a free-mail domain)',
+		],
+		[
+			'jane@g\u00admail.com',
+			false,
+			'contact.email is a work email: no (gmail.com is a free-mail domain)',
+		],
+		[
+			'jane@mail.gmail.com',
+			false,
+			'contact.email is a work email: no (mail.gmail.com is a free-mail domain)',
+		],
+		[
+			'x@eu.yahoo.com',
+			false,
+			'contact.email is a work email: no (eu.yahoo.com is a free-mail domain)',
+		],
+		[
+			'x@uk.mail.yahoo.co.uk',
+			false,
+			'contact.email is a work email: no (uk.mail.yahoo.co.uk is a free-mail domain)',
+		],
+		[
+			'jane@gm\u0430il.com',
+			false,
+			'contact.email is a work email: no (gm\u0430il.com is a free-mail domain)',
+		],
+		[
+			'jane@xn--gmil-63d.com',
+			false,
+			'contact.email is a work email: no (gm\u0430il.com is a free-mail domain)',
+		],
+		[
+			'Jane Doe <jane@Gmail.com>',
+			false,
+			'contact.email is a work email: no (gmail.com is a free-mail domain)',
+		],
+		['jane@notgmail.com', true, 'contact.email is a work email: yes'],
+		['jane@gmail.com.acme.io', true, 'contact.email is a work email: yes'],
+		['jane@xn--mnchen-3ya.de', true, 'contact.email is a work email: yes'],
+		['jane@сайт.рф', true, 'contact.email is a work email: yes'],
 		['jane@', false, 'contact.email is a work email: no (not an email address)'],
 		['jane', false, 'contact.email is a work email: no (not an email address)'],
 	])('%j → %s', (email, passed, reason) => {
@@ -93,6 +148,16 @@ describe('FREE_MAIL_DOMAINS', () => {
 	test.each([
 		['Gmail.com', true],
 		['acme.com', false],
+		['mail.gmail.com', true],
+		['eu.yahoo.com', true],
+		['ｇｍａｉｌ.com', true],
+		['gmail.com.', true],
+		['xn--gmil-63d.com', true],
+		['me.com', true],
+		['acme.com', false],
+		['yahoo.co', false],
+		['co.uk', false],
+		['com', false],
 	])('isFreeMailDomain(%j) → %s', (domain, free) => {
 		expect(isFreeMailDomain(domain)).toBe(free);
 	});
@@ -106,6 +171,14 @@ describe('emailDomain', () => {
 		['mailto:jane@acme.com', 'acme.com'],
 		['jane@acme.com.', 'acme.com'],
 		['jane@münchen.de', 'münchen.de'],
+		['jane@xn--mnchen-3ya.de', 'münchen.de'],
+		['jane@MU\u0308nchen.de', 'münchen.de'],
+		['jane@ｇｍａｉｌ.com', 'gmail.com'],
+		['ｊａｎｅ＠ｇｍａｉｌ．ｃｏｍ', 'gmail.com'],
+		['jane@gmail\u3002com', 'gmail.com'],
+		['\ufeffjane@\u200bgmail.com\u2060', 'gmail.com'],
+		['MAILTO:Jane@Acme.com?subject=hi', 'acme.com'],
+		['"Doe, Jane" <JANE@ACME.COM>', 'acme.com'],
 		[['', 'x', 'b@globex.io'], 'globex.io'],
 		['jane@localhost', null],
 		['jane@', null],
@@ -118,5 +191,19 @@ describe('emailDomain', () => {
 		[undefined, null],
 	])('%j → %j', (value, domain) => {
 		expect(emailDomain(value)).toBe(domain);
+	});
+});
+
+describe('email_domain_in: list items and addresses compare in one canonical form', () => {
+	test.each<[string, string, boolean]>([
+		['jane@xn--mnchen-3ya.de', 'münchen.de', true],
+		['jane@münchen.de', 'xn--mnchen-3ya.de', true],
+		['jane@ｓａｌｅｓ.acme.com', 'acme.com', true],
+		['jane@sales.acme.com', '@ＡＣＭＥ.com', true],
+		['jane@acme.com', 'a\u200bcme.com', true],
+		['jane@acme.com', 'globex.com', false],
+	])('%j in %j → %s', (email, list, passed) => {
+		const result = checkCondition({ contact: { email } }, 'contact.email', 'email_domain_in', list);
+		expect(result.passed).toBe(passed);
 	});
 });
