@@ -192,3 +192,28 @@ export function isAccessTokenRejection(response: HttpResponse): boolean {
 		(code) => code?.category === 'authenticationError' && !code.code.startsWith('OAUTH_TOKEN'),
 	);
 }
+
+/**
+ * The per-row error map of uploadConversionAdjustments (ConversionAdjustmentUploadError, Google
+ * Ads API v21–v26; docs/platforms/google-data-manager.md §7). "Already adjusted" answers count as
+ * done: the conversion was already retracted, this restatement (same adjustment time) is already
+ * there, or a more recent one is. Every code not listed fails the row with Google's message.
+ */
+export const CONVERSION_ADJUSTMENT_ROW_VERDICTS: Readonly<Record<string, GoogleRowVerdict>> = {
+	CONVERSION_ALREADY_RETRACTED: 'duplicate',
+	RESTATEMENT_ALREADY_EXISTS: 'duplicate',
+	MORE_RECENT_RESTATEMENT_FOUND: 'duplicate',
+	DUPLICATE_ADJUSTMENT_IN_REQUEST: 'duplicate',
+	TOO_RECENT_CONVERSION_ACTION: 'retry_later',
+	TOO_RECENT_CONVERSION: 'retry_later',
+};
+
+export function classifyAdjustmentRowError(error: GoogleAdsError): GoogleRowVerdict {
+	const code = errorCodeOf(error);
+	if (code?.category === 'conversionAdjustmentUploadError') {
+		const verdict = CONVERSION_ADJUSTMENT_ROW_VERDICTS[code.code];
+		if (verdict) return verdict;
+	}
+	if (isTransient(code) || isThrottle(code)) return 'failed_transient';
+	return 'failed';
+}
