@@ -152,7 +152,7 @@ function adjustmentRequest(
 }
 
 export const ADJUSTMENT_UPLOAD_READING: UploadReading = {
-	rowField: 'conversionAdjustments',
+	rowField: 'conversion_adjustments',
 	classify: classifyAdjustmentRowError,
 	duplicate: 'Google already has this adjustment (or a later one) for this conversion',
 	retryLater: 'Google takes this adjustment only later; not recorded now (a later run sends it)',

@@ -180,16 +180,21 @@ function buildUploadRequest(
 	};
 }
 
+/** `conversion_adjustments` and `conversionAdjustments` name the same field. */
+const fieldKey = (name: unknown) =>
+	typeof name === 'string' ? name.replace(/_/g, '').toLowerCase() : '';
+
 /**
- * Which request row an error is about. UNCONFIRMED (platforms.md §4.7): the REST field name is
- * taken to be `conversions` (`conversionAdjustments` for adjustments); and proto3 JSON may leave
- * out an index of 0, so an element without an index is row 0. Errors naming no row return
- * undefined.
+ * Which request row an error is about. UNCONFIRMED (platforms.md §4.7): the field is taken to be
+ * `conversions` (`conversion_adjustments` for adjustments, in snake or camel case); and proto3
+ * JSON may leave out an index of 0, so an element without an index is row 0. Errors naming no
+ * row return undefined.
  */
 export function rowIndexOf(error: GoogleAdsError, rowField = 'conversions'): number | undefined {
 	const elements = error.location?.fieldPathElements;
+	const wanted = fieldKey(rowField);
 	const element = Array.isArray(elements)
-		? elements.find((e) => e && e.fieldName === rowField)
+		? elements.find((e) => e && fieldKey(e.fieldName) === wanted)
 		: undefined;
 	if (!element) return undefined;
 	const index = element.index === undefined ? 0 : Number(element.index);
