@@ -81,7 +81,7 @@ export const adjustProperties: INodeProperties[] = [
 		name: 'conversionTime',
 		type: 'string',
 		default: '',
-		placeholder: '={{ $json.attributes.converted_at }}',
+		placeholder: '2026-11-01T10:00:00Z',
 		displayOptions: showAdjust,
 		description:
 			"When the original conversion happened (ISO-8601 or epoch). Empty: the lead's occurred_at. Google takes adjustments only up to 54 days after the conversion: older ones come out skipped with the reason.",
