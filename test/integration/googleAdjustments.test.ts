@@ -145,6 +145,35 @@ describe('Google Ads API conversion adjustments through dispatch, against the lo
 		expect(uploads()).toHaveLength(2);
 	});
 
+	it('two new values of one lead in one batch: the first restates now, the second in the next run (later time, its value wins)', async () => {
+		const lead = crmLead(8);
+		await send([{ record: lead, eventName: 'lead' }]);
+		let clock = Date.now();
+		const wonFor = (amount: number) => ({ ...lead, value: { amount, currency: 'USD' } });
+		const batch = items('restatement', [wonFor(1200), wonFor(1500)]);
+		const restate = () =>
+			h.runner(
+				googleAdjustmentAdapter('restatement', 'lead', () => clock),
+				config,
+				transport,
+			)(batch);
+		const first = await restate();
+		expect(first.map((r) => r.status)).toEqual(['sent', 'skipped']);
+		expect(first[1]).toMatchObject({
+			retryable: true,
+			error: expect.stringMatching(/DUPLICATE_ADJUSTMENT_IN_REQUEST.*a later run sends it/),
+		});
+		clock += 5_000;
+		const second = await restate();
+		expect(second.map((r) => r.status)).toEqual(['duplicate', 'sent']);
+		expect(
+			standIn.adjustments.map(
+				(a: { adjustment: { restatementValue: { adjustedValue: number } } }) =>
+					a.adjustment.restatementValue.adjustedValue,
+			),
+		).toEqual([1200, 1500]);
+	});
+
 	it('one bad adjustment never sinks the batch; "already retracted" counts as done', async () => {
 		const leads = [0, 1, 2, 3].map((i) => crmLead(i));
 		// deal-1 was never uploaded (CONVERSION_NOT_FOUND); deal-2 was retracted in Google Ads already.

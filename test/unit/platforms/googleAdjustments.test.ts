@@ -159,13 +159,15 @@ describe('Google Ads API adjustment answers', () => {
 				'CONVERSION_ALREADY_RETRACTED',
 				'RESTATEMENT_ALREADY_EXISTS',
 				'MORE_RECENT_RESTATEMENT_FOUND',
+			].map(verdict),
+		).toEqual(['duplicate', 'duplicate', 'duplicate']);
+		expect(
+			[
+				'TOO_RECENT_CONVERSION',
+				'TOO_RECENT_CONVERSION_ACTION',
 				'DUPLICATE_ADJUSTMENT_IN_REQUEST',
 			].map(verdict),
-		).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate']);
-		expect(['TOO_RECENT_CONVERSION', 'TOO_RECENT_CONVERSION_ACTION'].map(verdict)).toEqual([
-			'retry_later',
-			'retry_later',
-		]);
+		).toEqual(['retry_later', 'retry_later', 'retry_later']);
 		expect(
 			['CONVERSION_NOT_FOUND', 'CONVERSION_EXPIRED', 'ADJUSTMENT_PRECEDES_CONVERSION'].map(verdict),
 		).toEqual(['failed', 'failed', 'failed']);
