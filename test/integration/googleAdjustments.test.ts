@@ -245,3 +245,106 @@ describe('Google Ads API conversion adjustments through dispatch, against the lo
 		expect((await adjust('restatement')(items('restatement', [won])))[0].status).toBe('sent');
 	});
 });
+
+describe('the Google Ads stand-in answers uploadConversionAdjustments as Google documents', () => {
+	let standIn: StandIn;
+	const post = async (body: unknown) => {
+		const res = await axios.post(
+			`${standIn.url}/v26/customers/${CUSTOMER}:uploadConversionAdjustments`,
+			body,
+			{
+				headers: {
+					authorization: `Bearer ${standIn.accessToken()}`,
+					'developer-token': DEVELOPER_TOKEN,
+				},
+				validateStatus: () => true,
+				proxy: false,
+			},
+		);
+		return res as { status: number; data: Record<string, any> };
+	};
+	const codes = (data: Record<string, any>) =>
+		(data.partialFailureError?.details?.[0]?.errors ?? []).map(
+			(e: {
+				errorCode: Record<string, string>;
+				location: { fieldPathElements: Array<{ index?: number }> };
+			}) => `${e.location.fieldPathElements[0].index}:${Object.values(e.errorCode)[0]}`,
+		);
+	const adjustment = (orderId: string, type: string, at: string, value?: number) => ({
+		conversionAction: ACTION,
+		orderId,
+		adjustmentType: type,
+		adjustmentDateTime: at,
+		...(value === undefined
+			? {}
+			: { restatementValue: { adjustedValue: value, currencyCode: 'USD' } }),
+	});
+
+	beforeAll(async () => {
+		standIn = await startGoogleStandIn({
+			developerToken: DEVELOPER_TOKEN,
+			timeZone: 'America/Chicago',
+		});
+		const recent = new Date(Date.now() - 2 * DAY);
+		const pad = (n: number) => String(n).padStart(2, '0');
+		const at = `${recent.getUTCFullYear()}-${pad(recent.getUTCMonth() + 1)}-${pad(recent.getUTCDate())} 10:00:00+00:00`;
+		standIn.seedConversions([
+			{ conversionAction: ACTION, orderId: 'a', conversionDateTime: at },
+			{ conversionAction: ACTION, orderId: 'b', conversionDateTime: at },
+			{ conversionAction: ACTION, orderId: 'old', conversionDateTime: '2020-01-01 10:00:00+00:00' },
+		]);
+	});
+	afterAll(() => standIn.close());
+
+	it('requires partialFailure; reports each bad row by conversion_adjustments[i] and keeps the good ones', async () => {
+		const refused = await post({
+			conversionAdjustments: [adjustment('a', 'RETRACTION', '2030-01-01 00:00:00+00:00')],
+		});
+		expect(refused.status).toBe(400);
+		expect(JSON.stringify(refused.data)).toContain('PARTIAL_FAILURE_MODE_REQUIRED');
+
+		const now = '2030-01-01 00:00:00+00:00';
+		const first = await post({
+			partialFailure: true,
+			conversionAdjustments: [
+				adjustment('a', 'RESTATEMENT', now, 100),
+				adjustment('missing', 'RETRACTION', now),
+				adjustment('old', 'RETRACTION', now),
+				adjustment('b', 'RETRACTION', '2000-01-01 00:00:00+00:00'),
+				adjustment('b', 'RETRACTION', now, 5),
+				adjustment('b', 'RESTATEMENT', now),
+			],
+		});
+		expect(first.status).toBe(200);
+		expect(codes(first.data)).toEqual([
+			'1:CONVERSION_NOT_FOUND',
+			'2:CONVERSION_EXPIRED',
+			'3:ADJUSTMENT_PRECEDES_CONVERSION',
+			'4:VALUE_MUST_BE_UNSET',
+			'5:REQUIRED',
+		]);
+		expect(first.data.results[0]).toMatchObject({ orderId: 'a', adjustmentType: 'RESTATEMENT' });
+		expect(first.data.results.slice(1)).toEqual([{}, {}, {}, {}, {}]);
+
+		const second = await post({
+			partialFailure: true,
+			conversionAdjustments: [
+				adjustment('a', 'RESTATEMENT', now, 100),
+				adjustment('a', 'RESTATEMENT', '2029-12-31 00:00:00+00:00', 90),
+				adjustment('b', 'RETRACTION', now),
+			],
+		});
+		expect(codes(second.data)).toEqual([
+			'0:RESTATEMENT_ALREADY_EXISTS',
+			'1:MORE_RECENT_RESTATEMENT_FOUND',
+		]);
+		const third = await post({
+			partialFailure: true,
+			conversionAdjustments: [adjustment('b', 'RESTATEMENT', '2030-02-01 00:00:00+00:00', 7)],
+		});
+		expect(codes(third.data)).toEqual(['0:CONVERSION_ALREADY_RETRACTED']);
+		expect(
+			standIn.adjustments.map((a: { adjustment: { orderId: string } }) => a.adjustment.orderId),
+		).toEqual(['a', 'b']);
+	});
+});
