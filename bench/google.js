@@ -3,8 +3,9 @@
  * Google sender, before and after issue 11: the Google Ads API adapter (uploadClickConversions)
  * against the Data Manager adapter (events:ingest), through the core dispatch as built in dist/.
  * Each stand-in runs in its own process (its CPU is not ours). Dedup off, so only building,
- * sending and reading answers are measured. Prints CPU µs per event, wall µs per event and HTTP
+ * sending and reading answers are measured: CPU µs per event, wall µs per event and HTTP
  * requests per 1,000 leads, for all-valid leads and for 1,000 leads of which one is refused.
+ * A scenario module of `npm run bench` (bench/run.js: `run({ quick, log })`), or alone:
  *
  *   npm run build && node bench/google.js [--n 10000] [--runs 5]
  */
@@ -22,8 +23,8 @@ const arg = (name, fallback) => {
 	const i = process.argv.indexOf(`--${name}`);
 	return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const N = arg('n', 10_000);
-const RUNS = arg('runs', 5);
+let N = arg('n', 10_000);
+let RUNS = arg('runs', 5);
 
 /** Starts a stand-in script in its own process; resolves with its URL and access token. */
 function startChild(script, args) {
@@ -85,6 +86,8 @@ async function measure(label, adapter, config, token, url, makeLeads, beforeRun 
 	const wall = [];
 	let requests = 0;
 	let sent = 0;
+	let failed = 0;
+	let skipped = 0;
 	for (let run = 0; run < RUNS; run++) {
 		// Fresh record ids each run: Google would answer a resent order id as a duplicate.
 		items = makeLeads(run).map((record) => ({ record, eventName: 'lead' }));
@@ -105,21 +108,35 @@ async function measure(label, adapter, config, token, url, makeLeads, beforeRun 
 		wall.push(Number(t1 - t0) / 1000 / items.length);
 		requests = await requestsOf(url);
 		sent = results.filter((r) => r.status === 'sent').length;
+		failed = results.filter((r) => r.status === 'failed').length;
+		// Leads with nothing Google can match (no click id, email or phone) are skipped alike.
+		skipped = results.filter((r) => r.status === 'skipped').length;
 	}
 	const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 	return {
 		label,
 		n: items.length,
 		sent,
+		failed,
+		skipped,
 		cpu_us_per_event: median(cpu).toFixed(1),
 		wall_us_per_event: median(wall).toFixed(1),
 		requests_per_1000: ((requests / items.length) * 1000).toFixed(2),
 	};
 }
 
-async function main() {
+async function measureAll() {
 	const ads = await startChild('google.js', ['--developer-token', 'bench-dev-token']);
 	const dm = await startChild('googleDataManager.js', []);
+	try {
+		return await measureWith(ads, dm);
+	} finally {
+		ads.child.kill();
+		dm.child.kill();
+	}
+}
+
+async function measureWith(ads, dm) {
 	const adsConfig = {
 		developerToken: 'bench-dev-token',
 		customerId: '1234567890',
@@ -188,12 +205,71 @@ async function main() {
 			() => faults(dm.url, [{ status: 400, body: refused }]),
 		),
 	);
-	console.table(rows);
-	ads.child.kill();
-	dm.child.kill();
+	return rows;
 }
 
-main().catch((error) => {
-	console.error(error);
-	process.exit(1);
-});
+const VARIANTS = [
+	'before: Google Ads API (uploadClickConversions), all valid',
+	'after: Data Manager (events:ingest), all valid',
+	'after: Data Manager, 1,000 leads with one refused',
+];
+
+/** bench/run.js: the three measurements as table rows, and what must hold. */
+async function run({ quick = false, log = console.error } = {}) {
+	if (quick) {
+		N = 2000;
+		RUNS = 3;
+	}
+	log(
+		`[google] ${N.toLocaleString('en-US')} leads per run, ${RUNS} runs each (medians), dedup off`,
+	);
+	const measured = await measureAll();
+	const baseline = Number(measured[0].cpu_us_per_event);
+	const rows = measured.map((m, i) => ({
+		scenario: 'google sender',
+		variant: VARIANTS[i],
+		n: m.n,
+		metrics: {
+			cpu_us_per_event: Number(m.cpu_us_per_event),
+			us_per_event: Number(m.wall_us_per_event),
+			requests_per_1000_leads: Number(m.requests_per_1000),
+			sent: m.sent,
+			failed: m.failed,
+			...(i > 0 ? { '×Google Ads API': Number(m.cpu_us_per_event) / baseline } : {}),
+		},
+	}));
+	const refused = measured[2];
+	return {
+		rows,
+		targets: [
+			{
+				target:
+					'google: one refused lead in 1,000 fails alone, every other sendable lead is sent, in 2 requests (Data Manager)',
+				value: `${refused.failed} failed, ${refused.sent} sent, ${refused.skipped} unmatchable skipped, ${refused.requests_per_1000} requests per 1,000 leads`,
+				met:
+					refused.failed === 1 &&
+					refused.sent + refused.skipped === 999 &&
+					Number(refused.requests_per_1000) === 2,
+				gate: true,
+			},
+			{
+				target:
+					'google: Data Manager needs no more requests per 1,000 leads than the Google Ads API',
+				value: `${measured[1].requests_per_1000} vs ${measured[0].requests_per_1000}`,
+				met: Number(measured[1].requests_per_1000) <= Number(measured[0].requests_per_1000),
+				gate: true,
+			},
+		],
+	};
+}
+
+module.exports = { run };
+
+if (require.main === module) {
+	measureAll()
+		.then((rows) => console.table(rows))
+		.catch((error) => {
+			console.error(error);
+			process.exit(1);
+		});
+}

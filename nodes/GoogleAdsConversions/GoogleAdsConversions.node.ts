@@ -5,18 +5,8 @@ import type {
 	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
-	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import {
-	conversionActionResourceName,
-	fetchGoogleAdsTimeZone,
-	googleAdapter,
-	isValidTimeZone,
-	normalizeCustomerId,
-	type GoogleAdsConfig,
-	type GoogleClickConversion,
-} from '../../shared/platforms/google';
+import { NodeConnectionTypes } from 'n8n-workflow';
 import { leadCapiRedisConnectionTest } from '../common/credentialTests';
 import {
 	dedupProperties,
@@ -25,7 +15,7 @@ import {
 	leadInputProperties,
 	senderOptions,
 } from '../common/descriptions';
-import { executeSender, type SenderSpec } from '../common/executeSender';
+import { executeSender } from '../common/executeSender';
 import { adjustProperties, executeAdjust } from './adjust';
 import {
 	DATA_MANAGER_CREDENTIAL,
@@ -33,7 +23,8 @@ import {
 	dataManagerSpec,
 	executeRequestStatus,
 } from './dataManager';
-import { GOOGLE_ADS_CREDENTIAL, googleAdsExecutor, readConnection } from './executor';
+import { GOOGLE_ADS_CREDENTIAL } from './executor';
+import { googleSpec } from './googleAdsApi';
 import { searchConversionActions } from './listSearch';
 
 /** Shown only when sending (hidden for Get Request Status). */
@@ -67,68 +58,9 @@ const API_OPTIONS = [
 		name: 'Google Ads API (Allow-Listed Developer Tokens)',
 		value: 'googleAdsApi',
 		description:
-			'Uses uploadClickConversions with a developer token. Since 2026-06-15 Google accepts it only from tokens allow-listed by earlier use; others get CUSTOMER_NOT_ALLOWLISTED_FOR_THIS_FEATURE.',
+			'Uses uploadClickConversions (and uploadConversionAdjustments, the only way to retract a conversion) with a developer token. Since 2026-06-15 Google accepts imports only from tokens allow-listed by earlier use; others get CUSTOMER_NOT_ALLOWLISTED_FOR_THIS_FEATURE.',
 	},
 ];
-
-const googleSpec: SenderSpec<GoogleAdsConfig, GoogleClickConversion> = {
-	adapter: googleAdapter,
-	credentialName: GOOGLE_ADS_CREDENTIAL,
-	executor: googleAdsExecutor,
-	async readConfig(ctx, credentials, options, transport) {
-		if (!credentials.oauthTokenData) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				'The Google Ads Conversions credential is not connected: open it and sign in with Google',
-			);
-		}
-		const connection = readConnection(ctx, credentials);
-		const customerId = normalizeCustomerId(ctx.getNodeParameter('customerId', 0));
-		if (!customerId) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				'Customer ID must be a Google Ads account ID: 10 digits, dashes allowed (e.g. 123-456-7890)',
-			);
-		}
-		const conversionAction = conversionActionResourceName(
-			customerId,
-			ctx.getNodeParameter('conversionAction', 0, '', { extractValue: true }),
-		);
-		if (!conversionAction) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				'Conversion Action must be an action from the list or its numeric ID (Goals → Conversions → the action → ctId in the URL)',
-			);
-		}
-
-		let timeZone = String(options.accountTimeZone ?? '').trim();
-		if (timeZone && !isValidTimeZone(timeZone)) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`Account Time Zone "${timeZone}" is not an IANA time zone name (e.g. America/New_York)`,
-			);
-		}
-		if (!timeZone) {
-			const found = await fetchGoogleAdsTimeZone(connection, customerId, transport);
-			if (!found.ok) {
-				throw new NodeApiError(ctx.getNode(), (found.response ?? {}) as JsonObject, {
-					message: `Could not read the time zone of Google Ads account ${customerId}: ${found.message}`,
-					description:
-						'conversionDateTime must carry the account\'s time zone. Check the credential, the Customer ID and (for manager accounts) the Login Customer ID, or set the "Account Time Zone" option to skip this call.',
-				});
-			}
-			timeZone = found.timeZone;
-		}
-
-		return {
-			...connection,
-			customerId,
-			conversionAction,
-			timeZone,
-			validateOnly: Boolean(options.validateOnly),
-		};
-	},
-};
 
 /** The standard events of the Event parameter (display name and the value sent). */
 const STANDARD_EVENTS: INodePropertyOptions[] = [
@@ -175,10 +107,7 @@ export class GoogleAdsConversions implements INodeType {
 				name: 'leadCapiRedisApi',
 				required: true,
 				testedBy: 'leadCapiRedisConnectionTest',
-				displayOptions: {
-					show: { dedupStore: ['redis'] },
-					hide: { operation: ['getRequestStatus'] },
-				},
+				displayOptions: { show: { dedupStore: ['redis'] } },
 			},
 		],
 		properties: [
@@ -220,7 +149,7 @@ export class GoogleAdsConversions implements INodeType {
 						value: 'adjust',
 						action: 'Adjust conversions',
 						description:
-							'Restate the value of conversions already sent (retractions are not available in Data Manager)',
+							'Restate the value of conversions already sent (retractions need the Google Ads API option)',
 					},
 					{
 						name: 'Get Request Status',
@@ -228,6 +157,29 @@ export class GoogleAdsConversions implements INodeType {
 						action: 'Get request status',
 						description:
 							'Read how Google processed an accepted request (requestStatus:retrieve): accepted is not yet counted',
+					},
+				],
+				default: 'send',
+			},
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { api: ['googleAdsApi'] } },
+				options: [
+					{
+						name: 'Send Conversions',
+						value: 'send',
+						action: 'Send conversions',
+						description: 'Upload lead conversions (uploadClickConversions)',
+					},
+					{
+						name: 'Adjust Conversions',
+						value: 'adjust',
+						action: 'Adjust conversions',
+						description:
+							'Retract or restate conversions already sent (uploadConversionAdjustments)',
 					},
 				],
 				default: 'send',
@@ -327,10 +279,11 @@ export class GoogleAdsConversions implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const api = this.getNodeParameter('api', 0, 'googleAdsApi') as string;
-		if (api === 'googleAdsApi') return executeSender(this, googleSpec);
 		const operation = this.getNodeParameter('operation', 0, 'send');
+		if (operation === 'adjust')
+			return executeAdjust(this, api === 'googleAdsApi' ? 'googleAdsApi' : 'dataManager');
+		if (api === 'googleAdsApi') return executeSender(this, googleSpec);
 		if (operation === 'getRequestStatus') return executeRequestStatus(this);
-		if (operation === 'adjust') return executeAdjust(this);
 		return executeSender(this, dataManagerSpec);
 	}
 }

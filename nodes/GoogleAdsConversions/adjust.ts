@@ -13,20 +13,26 @@ import {
 	withRecordFields,
 	type DispatchItem,
 	type ItemResult,
+	type PlatformAdapter,
 } from '../../shared';
 import {
 	RETRACTION_UNSUPPORTED,
 	adjustmentEventName,
 	dataManagerRestatementAdapter,
+	googleAdjustmentAdapter,
 	googleDataManagerAdapter,
-	type DataManagerAdjustment,
+	type GoogleAdjustment,
 } from '../../shared/platforms/google';
 import { resolveStore } from '../common/dedupStores';
 import { dispatchOptions, failedItemError, type SenderOptions } from '../common/executeSender';
 import { DATA_MANAGER_CREDENTIAL, dataManagerSpec } from './dataManager';
-import { googleAdsExecutor } from './executor';
+import { GOOGLE_ADS_CREDENTIAL, googleAdsExecutor } from './executor';
+import { googleSpec } from './googleAdsApi';
+import { recordDataManagerRequests } from './requestLog';
 
-const showAdjust = { show: { api: ['dataManager'], operation: ['adjust'] } };
+export type GoogleApi = 'dataManager' | 'googleAdsApi';
+
+const showAdjust = { show: { operation: ['adjust'] } };
 
 /** The parameters only the Adjust operation has. */
 export const adjustProperties: INodeProperties[] = [
@@ -47,7 +53,7 @@ export const adjustProperties: INodeProperties[] = [
 				name: 'Retraction (Remove)',
 				value: 'retraction',
 				description:
-					'Remove a conversion (lead lost or refunded). Data Manager does not support it: items come out skipped with the reason.',
+					'Remove a conversion (lead lost or refunded). Only through the Google Ads API option (an allow-listed developer token): Data Manager has no retraction, its items come out skipped with the reason.',
 			},
 		],
 		default: 'restatement',
@@ -68,13 +74,24 @@ export const adjustProperties: INodeProperties[] = [
 		],
 		default: 'lead',
 		description:
-			'The event the conversion was sent as (with this node, this Customer ID and Conversion Action ID): its transaction ID is what Google adjusts',
+			'The event the conversion was sent as (with this node, this Customer ID and conversion action): its transaction ID is what Google adjusts',
+	},
+	{
+		displayName: 'Conversion Time',
+		name: 'conversionTime',
+		type: 'string',
+		default: '',
+		placeholder: '2026-11-01T10:00:00Z',
+		displayOptions: showAdjust,
+		description:
+			"When the original conversion happened (ISO-8601 or epoch). Empty: the lead's occurred_at. Google takes adjustments only up to 54 days after the conversion: older ones come out skipped with the reason.",
 	},
 ];
 
 function readRecords(
 	ctx: IExecuteFunctions,
 	options: SenderOptions,
+	adjustment: GoogleAdjustment,
 	original: string,
 ): DispatchItem[] {
 	const mapped = ctx.getNodeParameter('leadInput', 0) === 'map';
@@ -90,11 +107,15 @@ function readRecords(
 		}
 		if (!record)
 			return { record: {}, eventName: '', error: 'input item is not a lead record object' };
-		return { record, eventName: adjustmentEventName('restatement', original, record.value) };
+		// The conversion's own time: what the window is measured from, and Data Manager's event time.
+		const conversionTime = ctx.getNodeParameter('conversionTime', i, '') as unknown;
+		if (conversionTime !== '' && conversionTime !== null && conversionTime !== undefined)
+			record = { ...record, occurred_at: conversionTime };
+		return { record, eventName: adjustmentEventName(adjustment, original, record.value) };
 	});
 }
 
-function output(results: ItemResult[], adjustment: DataManagerAdjustment): INodeExecutionData[][] {
+function output(results: ItemResult[], adjustment: GoogleAdjustment): INodeExecutionData[][] {
 	return [
 		results.map((result, i) => ({
 			json: { ...result, adjustment } as unknown as IDataObject,
@@ -103,33 +124,60 @@ function output(results: ItemResult[], adjustment: DataManagerAdjustment): INode
 	];
 }
 
-/**
- * Adjust: restatements go out as the original event (its transaction id) with the new value,
- * deduplicated per lead, original event and value; retractions are refused per item, since
- * Data Manager has none (docs/platforms/google-data-manager.md §7).
- */
-export async function executeAdjust(ctx: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const options = ctx.getNodeParameter('options', 0, {}) as SenderOptions;
-	const adjustment = ctx.getNodeParameter('adjustment', 0) as DataManagerAdjustment;
-	const original = ctx.getNodeParameter('originalEvent', 0) as string;
-	const items = readRecords(ctx, options, original);
-	if (adjustment === 'retraction') {
-		return output(
-			items.map((item) => ({
-				status: 'skipped',
-				platform: 'google',
-				destination: '',
-				event_name: `retraction:${original}`,
-				match_keys: [],
-				warnings: [],
-				error: item.error ?? RETRACTION_UNSUPPORTED,
-			})),
-			adjustment,
-		);
+/** Data Manager has no retraction: every item is skipped with the reason, nothing is sent. */
+function refuseRetractions(items: DispatchItem[], original: string): ItemResult[] {
+	return items.map((item) => ({
+		status: 'skipped',
+		platform: 'google',
+		destination: '',
+		event_name: `retraction:${original}`,
+		match_keys: [],
+		warnings: [],
+		error: item.error ?? RETRACTION_UNSUPPORTED,
+	}));
+}
+
+/** The adapter, credential and config of this run's API. */
+async function setup(
+	ctx: IExecuteFunctions,
+	api: GoogleApi,
+	adjustment: GoogleAdjustment,
+	original: string,
+	options: SenderOptions,
+): Promise<{ adapter: PlatformAdapter<unknown, unknown>; config: unknown; transport: Transport }> {
+	const credentialName = api === 'googleAdsApi' ? GOOGLE_ADS_CREDENTIAL : DATA_MANAGER_CREDENTIAL;
+	const transport = new Transport({ executor: googleAdsExecutor(ctx, credentialName) });
+	const credentials = await ctx.getCredentials(credentialName);
+	if (api === 'googleAdsApi') {
+		const config = await googleSpec.readConfig(ctx, credentials, options, transport);
+		const adapter = googleAdjustmentAdapter(adjustment, original);
+		return { adapter: adapter as PlatformAdapter<unknown, unknown>, config, transport };
 	}
-	const transport = new Transport({ executor: googleAdsExecutor(ctx, DATA_MANAGER_CREDENTIAL) });
-	const credentials = await ctx.getCredentials(DATA_MANAGER_CREDENTIAL);
 	const config = await dataManagerSpec.readConfig(ctx, credentials, options, transport);
+	const adapter = dataManagerRestatementAdapter(googleDataManagerAdapter, original);
+	return { adapter: adapter as PlatformAdapter<unknown, unknown>, config, transport };
+}
+
+/**
+ * Adjust: retractions and restatements of conversions already sent, identified by the original
+ * event's transaction (order) id and deduplicated per lead, original event and value.
+ *  - Google Ads API: uploadConversionAdjustments (RETRACTION, RESTATEMENT), partial failure on;
+ *  - Data Manager: restatements as the original event with the new value; retractions refused
+ *    per item (Data Manager has none), naming the Google Ads API option.
+ * Adjustments of conversions older than Google's window are skipped with the reason
+ * (docs/platforms/google-data-manager.md §7).
+ */
+export async function executeAdjust(
+	ctx: IExecuteFunctions,
+	api: GoogleApi,
+): Promise<INodeExecutionData[][]> {
+	const options = ctx.getNodeParameter('options', 0, {}) as SenderOptions;
+	const adjustment = ctx.getNodeParameter('adjustment', 0) as GoogleAdjustment;
+	const original = ctx.getNodeParameter('originalEvent', 0) as string;
+	const items = readRecords(ctx, options, adjustment, original);
+	if (adjustment === 'retraction' && api === 'dataManager')
+		return output(refuseRetractions(items, original), adjustment);
+	const { adapter, config, transport } = await setup(ctx, api, adjustment, original, options);
 	const dryRun = Boolean(options.dryRun);
 	const resolved = dryRun
 		? { store: null, keyPrefix: undefined }
@@ -141,13 +189,14 @@ export async function executeAdjust(ctx: IExecuteFunctions): Promise<INodeExecut
 		throw new NodeOperationError(ctx.getNode(), (error as Error).message);
 	}
 	const results = await dispatch(items, {
-		adapter: dataManagerRestatementAdapter(googleDataManagerAdapter, original),
+		adapter,
 		config,
 		transport,
 		store: resolved.store,
 		keyPrefix,
 		...dispatchOptions(options),
 	});
+	if (api === 'dataManager') await recordDataManagerRequests(resolved.store, keyPrefix, results);
 	if (!ctx.continueOnFail()) {
 		const index = results.findIndex((r) => r.status === 'failed');
 		if (index >= 0) throw failedItemError(ctx, 'google', results, index);

@@ -6,7 +6,7 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { Transport } from '../../shared';
+import { namespacedPrefix, Transport, type DedupStore } from '../../shared';
 import {
 	fetchDataManagerRequestStatus,
 	googleDataManagerAdapter,
@@ -16,7 +16,9 @@ import {
 	type GoogleDataManagerConnection,
 } from '../../shared/platforms/google';
 import type { SenderSpec } from '../common/executeSender';
+import { resolveStore } from '../common/dedupStores';
 import { googleAdsExecutor, oauthSecrets } from './executor';
+import { recordDataManagerRequests, recordDataManagerStatuses } from './requestLog';
 
 export const DATA_MANAGER_CREDENTIAL = 'leadCapiGoogleDataManagerOAuth2Api';
 
@@ -53,6 +55,37 @@ export const dataManagerProperties: INodeProperties[] = [
 		description:
 			'The request ID Google gave when it accepted the conversions (response.request_id of a sent item)',
 	},
+	{
+		displayName: 'Health Report Store',
+		name: 'dedupStore',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { api: ['dataManager'], operation: ['getRequestStatus'] } },
+		options: [
+			{
+				name: 'Redis',
+				value: 'redis',
+				description:
+					"The Redis the sends use: the status read shows beside the request in the Identity Normalizer's Health Report",
+			},
+			{ name: 'In-Memory (Single Process)', value: 'memory' },
+			{ name: 'Off', value: 'off', description: 'The status is only output' },
+		],
+		default: 'off',
+	},
+	{
+		displayName: 'Client Key',
+		name: 'statusClientKey',
+		type: 'string',
+		default: '',
+		placeholder: 'acme',
+		displayOptions: {
+			show: { api: ['dataManager'], operation: ['getRequestStatus'] },
+			hide: { dedupStore: ['off'] },
+		},
+		description:
+			"Agencies: the Client Key of the node that sent the request, so the status lands in that client's health report",
+	},
 ];
 
 function connectionOf(
@@ -81,6 +114,7 @@ export const dataManagerSpec: SenderSpec<GoogleDataManagerConfig, DataManagerEve
 	adapter: googleDataManagerAdapter,
 	credentialName: DATA_MANAGER_CREDENTIAL,
 	executor: (ctx) => googleAdsExecutor(ctx, DATA_MANAGER_CREDENTIAL),
+	afterDispatch: (results, run) => recordDataManagerRequests(run.store, run.keyPrefix, results),
 	readConfig(ctx, credentials, options) {
 		const connection = connectionOf(ctx, credentials);
 		const operatingAccountId = digits(
@@ -115,10 +149,25 @@ export const dataManagerSpec: SenderSpec<GoogleDataManagerConfig, DataManagerEve
  * Get Request Status: Google accepts conversions before it processes them; this reads each
  * item's request id back (requestStatus:retrieve), so "accepted" is not taken for "counted".
  */
+/** Where the statuses read are recorded for the health report (none when Off). */
+async function statusStore(
+	ctx: IExecuteFunctions,
+): Promise<{ store: DedupStore | null; keyPrefix: string }> {
+	const kind = ctx.getNodeParameter('dedupStore', 0, 'off') as 'redis' | 'memory' | 'off';
+	const resolved = await resolveStore(ctx, kind);
+	try {
+		const clientKey = ctx.getNodeParameter('statusClientKey', 0, '') as string;
+		return { store: resolved.store, keyPrefix: namespacedPrefix(resolved.keyPrefix, clientKey) };
+	} catch (error) {
+		throw new NodeOperationError(ctx.getNode(), (error as Error).message);
+	}
+}
+
 export async function executeRequestStatus(
 	ctx: IExecuteFunctions,
 ): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
+	const health = await statusStore(ctx);
 	const connection = connectionOf(ctx, await ctx.getCredentials(DATA_MANAGER_CREDENTIAL));
 	const transport = new Transport({ executor: googleAdsExecutor(ctx, DATA_MANAGER_CREDENTIAL) });
 	const out: INodeExecutionData[] = [];
@@ -145,6 +194,7 @@ export async function executeRequestStatus(
 			});
 			continue;
 		}
+		await recordDataManagerStatuses(health.store, health.keyPrefix, requestId, result.statuses);
 		const states = result.statuses.map((s) => s.request_status);
 		const json: IDataObject = {
 			request_id: requestId,

@@ -50,6 +50,14 @@ export interface SenderSpec<Config, Payload> {
 	 * default: as is. (Pinterest, for one, sends custom names as `custom` + a label.)
 	 */
 	eventName?(chosen: string): string;
+	/**
+	 * After the dispatch, before results are output: e.g. Google Data Manager records its request
+	 * ids for the health report. Must not throw.
+	 */
+	afterDispatch?(
+		results: ItemResult[],
+		run: { store: DedupStore | null; keyPrefix: string },
+	): Promise<void>;
 }
 
 export interface SenderOptions extends IDataObject {
@@ -267,6 +275,7 @@ export async function executeSender<Config, Payload>(
 		keyPrefix,
 		...dispatchOptions(options),
 	});
+	await spec.afterDispatch?.(results, { store, keyPrefix });
 
 	if (!ctx.continueOnFail()) {
 		const index = results.findIndex((r) => r.status === 'failed');

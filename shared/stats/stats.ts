@@ -81,6 +81,100 @@ export interface DestinationStats {
 	match_quality: number | null;
 	/** For each match key: how many sent events carried it, and their share of all sent. */
 	match_keys: Record<string, { count: number; share: number }>;
+	/**
+	 * Platforms that accept before they process (Google Data Manager): the last requests, newest
+	 * first, with how many events each carried and the processing status last read (ACCEPTED
+	 * until one is read). Ids and counts only.
+	 */
+	requests?: ReportedRequest[];
+}
+
+export interface ReportedRequest {
+	request_id: string;
+	sent_at: string;
+	events: number;
+	status: string;
+}
+
+/** How many requests per destination the report lists. */
+export const REPORTED_REQUESTS = 5;
+/** `req:<unix seconds>:<request id>` → events in that request. */
+const REQUEST_FIELD = 'req:';
+/** `req_status:<request id>:<STATUS>` → how often that status was read. */
+const REQUEST_STATUS_FIELD = 'req_status:';
+/** A later status wins over an earlier one; the final ones over PROCESSING. */
+const STATUS_RANK: Readonly<Record<string, number>> = {
+	ACCEPTED: 0,
+	REQUEST_STATUS_UNKNOWN: 1,
+	PROCESSING: 2,
+	SUCCESS: 3,
+	PARTIAL_SUCCESS: 3,
+	FAILED: 3,
+};
+
+/** Counter fields recording accepted requests (their ids and sizes) in a destination's bucket. */
+export function requestIncrements(
+	requests: ReadonlyArray<{ requestId: string; events: number }>,
+	nowMs: number,
+): Record<string, number> {
+	const seconds = Math.floor(nowMs / 1000);
+	const increments: Record<string, number> = {};
+	for (const { requestId, events } of requests) {
+		const field = `${REQUEST_FIELD}${seconds}:${requestId}`;
+		increments[field] = (increments[field] ?? 0) + events;
+	}
+	return increments;
+}
+
+/** The counter field recording one read of a request's processing status. */
+export function requestStatusIncrements(requestId: string, status: string): Record<string, number> {
+	return { [`${REQUEST_STATUS_FIELD}${requestId}:${status}`]: 1 };
+}
+
+type RequestTally = Map<string, { seconds: number; events: number; status: string }>;
+
+/** Reads one request field into the tally; false when the field is not one. */
+function tallyRequestField(
+	field: string,
+	n: number,
+	requests: RequestTally,
+	statuses: Map<string, string>,
+): boolean {
+	if (field.startsWith(REQUEST_FIELD)) {
+		const rest = field.slice(REQUEST_FIELD.length);
+		const colon = rest.indexOf(':');
+		const seconds = Number(rest.slice(0, colon));
+		const id = rest.slice(colon + 1);
+		if (colon < 0 || !Number.isFinite(seconds) || !id) return true;
+		const entry = requests.get(id);
+		if (entry) entry.events += n;
+		else requests.set(id, { seconds, events: n, status: 'ACCEPTED' });
+		return true;
+	}
+	if (field.startsWith(REQUEST_STATUS_FIELD)) {
+		const rest = field.slice(REQUEST_STATUS_FIELD.length);
+		const colon = rest.lastIndexOf(':');
+		if (colon <= 0) return true;
+		const id = rest.slice(0, colon);
+		const status = rest.slice(colon + 1);
+		const known = statuses.get(id);
+		if (!known || (STATUS_RANK[status] ?? 1) >= (STATUS_RANK[known] ?? 1)) statuses.set(id, status);
+		return true;
+	}
+	return false;
+}
+
+/** The newest requests of a destination, each with its best-known status. */
+function reportedRequests(requests: RequestTally, statuses: Map<string, string>): ReportedRequest[] {
+	return [...requests.entries()]
+		.sort((a, b) => b[1].seconds - a[1].seconds || a[0].localeCompare(b[0]))
+		.slice(0, REPORTED_REQUESTS)
+		.map(([id, r]) => ({
+			request_id: id,
+			sent_at: new Date(r.seconds * 1000).toISOString(),
+			events: r.events,
+			status: statuses.get(id) ?? r.status,
+		}));
 }
 
 /** Sums hourly buckets (field maps as read from storage) into one report per destination. */
@@ -88,7 +182,10 @@ export function summarizeStats(
 	buckets: ReadonlyArray<Record<string, string>>,
 	windowHours: number,
 ): DestinationStats[] {
-	const byDestination = new Map<string, DestinationStats & { mqSum: number }>();
+	const byDestination = new Map<
+		string,
+		DestinationStats & { mqSum: number; reqs: RequestTally; reqStatuses: Map<string, string> }
+	>();
 	for (const fields of buckets) {
 		const platform = fields._platform as Platform | undefined;
 		const destination = fields._destination;
@@ -107,6 +204,8 @@ export function summarizeStats(
 				match_quality: null,
 				match_keys: {},
 				mqSum: 0,
+				reqs: new Map(),
+				reqStatuses: new Map(),
 			};
 			byDestination.set(id, entry);
 		}
@@ -115,6 +214,8 @@ export function summarizeStats(
 			if (!Number.isFinite(n)) continue;
 			if (field === 'sent' || field === 'duplicate' || field === 'skipped' || field === 'failed') {
 				entry[field] += n;
+			} else if (tallyRequestField(field, n, entry.reqs, entry.reqStatuses)) {
+				continue;
 			} else if (field === 'mq_sum') {
 				entry.mqSum += n;
 			} else if (field.startsWith('key:')) {
@@ -124,7 +225,8 @@ export function summarizeStats(
 		}
 	}
 	return [...byDestination.values()]
-		.map(({ mqSum, ...stats }) => {
+		.map(({ mqSum, reqs, reqStatuses, ...stats }) => {
+			if (reqs.size > 0) stats.requests = reportedRequests(reqs, reqStatuses);
 			for (const key of Object.keys(stats.match_keys)) {
 				const { count } = stats.match_keys[key];
 				stats.match_keys[key] = {

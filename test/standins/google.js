@@ -17,6 +17,13 @@
  *    and the conversion-action query (type/status equality filters).
  *  - GET /{version}/customers:listAccessibleCustomers: what a credential test can call.
  *  - POST /{version}/customers/{cid}:uploadClickConversions.
+ *  - POST /{version}/customers/{cid}:uploadConversionAdjustments: RETRACTION and RESTATEMENT
+ *    by orderId of a conversion uploaded here (or seeded with seedConversions), partialFailure
+ *    required; per row CONVERSION_NOT_FOUND, CONVERSION_EXPIRED (over 54 days),
+ *    ADJUSTMENT_PRECEDES_CONVERSION, CONVERSION_ALREADY_RETRACTED, RESTATEMENT_ALREADY_EXISTS,
+ *    MORE_RECENT_RESTATEMENT_FOUND, DUPLICATE_ADJUSTMENT_IN_REQUEST, a restatement value required
+ *    for restatements and refused for retractions; row errors located at
+ *    `conversion_adjustments[i]`, results `{}` for failed rows, as for click uploads.
  * Every API call checks `Authorization: Bearer <current access token>` (401 UNAUTHENTICATED
  * in Google's RPC error shape otherwise), `developer-token`, and `login-customer-id` when
  * configured. Uploads check partialFailure true, 1..2,000 conversions, and per row: a known
@@ -48,6 +55,8 @@ const CLICK_ID = /^[A-Za-z0-9_-]+$/;
  *   validateOnly?: boolean, partialFailure?: unknown, loginCustomerId?: string, query?: string, rowErrors?: number }} RequestLog
  * @typedef {{ orderId?: string, gclid?: string, error: string, message?: string, category?: string, times?: number }} ScriptedRow
  * @typedef {{ category: string, code: string, message: string, index: number, field?: string }} RowError
+ * @typedef {{ customerId: string, adjustment: any, receivedAt: number }} ReceivedAdjustment
+ * @typedef {{ conversionMs: number, retracted: boolean, restatements: number[] }} Adjustable
  */
 
 /** Google's messages for the codes the stand-in produces (paraphrased). */
@@ -71,7 +80,32 @@ const MESSAGES = /** @type {Record<string, string>} */ ({
 		'Only hashed email and hashed phone number are supported as user identifiers for click conversions.',
 	ORDER_ID_CONTAINS_PII: 'The order ID contains personally identifiable information.',
 	TOO_MANY_CONVERSIONS_IN_REQUEST: 'Too many conversions in the request; upload fewer than 2001.',
+	CONVERSION_NOT_FOUND:
+		"The conversion for this conversion action and conversion identifier can't be found. Make sure your conversion identifiers are associated with the correct conversion action and try again.",
+	CONVERSION_EXPIRED:
+		"Adjustment can't be made to a conversion that occurred more than 54 days ago.",
+	ADJUSTMENT_PRECEDES_CONVERSION:
+		'Adjustment has an adjustment_date_time that occurred before the associated conversion. Make sure your adjustment_date_time is correct and try again.',
+	CONVERSION_ALREADY_RETRACTED:
+		'The conversion was already retracted. This adjustment was not processed.',
+	RESTATEMENT_ALREADY_EXISTS:
+		'The conversion has prior a restatement with the same adjustment_date_time. Make sure your adjustment has the correct and unique adjustment_date_time and try again.',
+	MORE_RECENT_RESTATEMENT_FOUND:
+		'More recent adjustment adjustment_date_time has already been reported for the associated conversion. Make sure your adjustment adjustment_date_time is correct and try again.',
+	DUPLICATE_ADJUSTMENT_IN_REQUEST:
+		'Imported adjustment has a duplicate conversion adjustment with same adjustment_date_time. Make sure your adjustment has the correct adjustment_date_time and try again.',
+	TOO_MANY_ADJUSTMENTS_IN_REQUEST:
+		'Try uploading fewer than 2001 adjustments in a single API request.',
 });
+
+/** CONVERSION_EXPIRED: "more than 54 days ago". */
+const ADJUSTMENT_WINDOW_MS = 54 * 86_400_000;
+
+/** `yyyy-mm-dd hh:mm:ss+hh:mm` → epoch ms (NaN when not that shape). @param {unknown} text */
+function parseDateTime(text) {
+	if (typeof text !== 'string' || !DATE_TIME.test(text)) return NaN;
+	return Date.parse(text.replace(' ', 'T'));
+}
 
 /** Google's API names its charset. */
 const send = jsonSender('application/json; charset=UTF-8');
@@ -106,6 +140,122 @@ function rpcError(code, status, message, version, errors) {
 		];
 	}
 	return { error };
+}
+
+/**
+ * The partialFailureError of an upload: google.rpc.Status with one GoogleAdsFailure whose errors
+ * name their row as `<listField>[index]` (and the field, when known).
+ * @param {RowError[]} rowErrors @param {string} version @param {string} listField
+ */
+function partialFailure(rowErrors, version, listField) {
+	const first = rowErrors[0];
+	const where = `${listField}[${first.index}]${first.field ? `.${first.field}` : ''}`;
+	return {
+		code: 3,
+		message:
+			rowErrors.length > 1
+				? `Multiple errors in ‘details’. First error: ${first.message}, at ${where}`
+				: `${first.message}, at ${where}`,
+		details: [
+			{
+				'@type': failureType(version),
+				errors: rowErrors.map((e) => ({
+					errorCode: { [e.category]: e.code },
+					message: e.message,
+					location: {
+						fieldPathElements: [
+							{ fieldName: listField, index: e.index },
+							...(e.field ? [{ fieldName: e.field }] : []),
+						],
+					},
+				})),
+				requestId: requestId(),
+			},
+		],
+	};
+}
+
+/**
+ * Validates one ConversionAdjustment's own fields (not yet against recorded conversions).
+ * @param {any} adjustment @param {number} index @param {Customer | undefined} customer
+ * @returns {RowError[]}
+ */
+function validateAdjustment(adjustment, index, customer) {
+	/** @type {RowError[]} */
+	const errors = [];
+	/** @param {string} category @param {string} code @param {string} [message] @param {string} [field] */
+	const add = (category, code, message, field) =>
+		errors.push({ category, code, message: message || MESSAGES[code] || code, index, field });
+	if (!adjustment || typeof adjustment !== 'object') {
+		add('requestError', 'REQUIRED_FIELD_MISSING', 'The adjustment is not an object.');
+		return errors;
+	}
+	const action = ACTION_NAME.exec(String(adjustment.conversionAction || ''));
+	if (!action)
+		add('fieldError', 'REQUIRED', 'The required field was not present.', 'conversion_action');
+	else if (customer) {
+		const found = customer.conversionActions.find((a) => a.id === action[2]);
+		if (!found)
+			add(
+				'conversionAdjustmentUploadError',
+				'NO_CONVERSION_ACTION_FOUND',
+				MESSAGES.NO_CONVERSION_ACTION_FOUND,
+				'conversion_action',
+			);
+		else if (!['UPLOAD_CLICKS', 'WEBPAGE', 'SALESFORCE'].includes(found.type || 'UPLOAD_CLICKS'))
+			add(
+				'conversionAdjustmentUploadError',
+				'INVALID_CONVERSION_ACTION_TYPE',
+				'RETRACTION and RESTATEMENT are only permitted for conversion actions of type SALESFORCE, UPLOAD_CLICKS or WEBPAGE.',
+				'conversion_action',
+			);
+	}
+	if (!['RETRACTION', 'RESTATEMENT'].includes(adjustment.adjustmentType))
+		add(
+			'fieldError',
+			'INVALID_VALUE',
+			'The stand-in takes adjustmentType RETRACTION or RESTATEMENT.',
+			'adjustment_type',
+		);
+	if (Number.isNaN(parseDateTime(adjustment.adjustmentDateTime)))
+		add(
+			'dateError',
+			'INVALID_STRING_DATE_TIME_SECONDS_WITH_OFFSET',
+			"The string date time's format should be yyyy-mm-dd hh:mm:ss+|-hh:mm.",
+			'adjustment_date_time',
+		);
+	if (typeof adjustment.orderId !== 'string' || adjustment.orderId === '')
+		add(
+			'fieldError',
+			'REQUIRED',
+			'The stand-in identifies conversions by orderId only.',
+			'order_id',
+		);
+	const value = adjustment.restatementValue;
+	if (adjustment.adjustmentType === 'RESTATEMENT') {
+		if (!value || typeof value.adjustedValue !== 'number' || value.adjustedValue < 0)
+			add(
+				'fieldError',
+				'REQUIRED',
+				'restatementValue.adjustedValue is required for restatements.',
+				'restatement_value',
+			);
+		else if (value.currencyCode !== undefined && !/^[A-Z]{3}$/.test(String(value.currencyCode)))
+			add(
+				'conversionAdjustmentUploadError',
+				'INVALID_CURRENCY_CODE',
+				'The currency code is not a valid ISO 4217 code.',
+				'restatement_value',
+			);
+	} else if (adjustment.adjustmentType === 'RETRACTION' && value !== undefined) {
+		add(
+			'fieldError',
+			'VALUE_MUST_BE_UNSET',
+			'restatementValue must not be set for a retraction.',
+			'restatement_value',
+		);
+	}
+	return errors;
 }
 
 /**
@@ -334,6 +484,16 @@ async function startGoogleStandIn(options) {
 	const orderIds = new Map();
 	/** click + conversion time recorded per conversion action. */
 	const clickConversions = new Set();
+	/** Conversions adjustments can find: `<action id>|<order id>` → their state. */
+	/** @type {Map<string, Adjustable>} */
+	const adjustable = new Map();
+	/** @type {ReceivedAdjustment[]} */
+	const adjustments = [];
+	/** @param {string} action resource name @param {string} orderId */
+	const adjustableKey = (action, orderId) => {
+		const match = ACTION_NAME.exec(action);
+		return `${match ? match[2] : action}|${orderId}`;
+	};
 	let jobId = 1000;
 
 	/** @param {http.IncomingMessage} req @param {string} version @returns {{ status: number, body: unknown } | null} */
@@ -630,6 +790,11 @@ async function startGoogleStandIn(options) {
 				if (conversion.orderId !== undefined) {
 					if (!orderIds.has(action)) orderIds.set(action, new Set());
 					orderIds.get(action).add(conversion.orderId);
+					adjustable.set(adjustableKey(action, conversion.orderId), {
+						conversionMs: parseDateTime(conversion.conversionDateTime),
+						retracted: false,
+						restatements: [],
+					});
 				}
 				if (clickKey) clickConversions.add(clickKey);
 				received.push({ customerId, conversion, receivedAt: at });
@@ -650,33 +815,111 @@ async function startGoogleStandIn(options) {
 		/** @type {Record<string, unknown>} */
 		const body = { jobId: String(jobId++) };
 		if (!validateOnly) body.results = results;
-		if (rowErrors.length > 0) {
-			const first = rowErrors[0];
-			const where = `conversions[${first.index}]${first.field ? `.${first.field}` : ''}`;
-			body.partialFailureError = {
-				code: 3,
-				message:
-					rowErrors.length > 1
-						? `Multiple errors in ‘details’. First error: ${first.message}, at ${where}`
-						: `${first.message}, at ${where}`,
-				details: [
-					{
-						'@type': failureType(version),
-						errors: rowErrors.map((e) => ({
-							errorCode: { [e.category]: e.code },
-							message: e.message,
-							location: {
-								fieldPathElements: [
-									{ fieldName: 'conversions', index: e.index },
-									...(e.field ? [{ fieldName: e.field }] : []),
-								],
-							},
-						})),
-						requestId: requestId(),
-					},
-				],
-			};
+		if (rowErrors.length > 0)
+			body.partialFailureError = partialFailure(rowErrors, version, 'conversions');
+		return send(res, 200, body);
+	};
+
+	/**
+	 * The adjustment against the conversion it names; records it unless validateOnly.
+	 * @param {any} adjustment @param {number} index @param {Set<string>} seen @param {boolean} validateOnly
+	 * @returns {RowError[]}
+	 */
+	const applyAdjustment = (adjustment, index, seen, validateOnly) => {
+		/** @param {string} code */
+		const error = (code) => [
+			{ category: 'conversionAdjustmentUploadError', code, message: MESSAGES[code] || code, index },
+		];
+		const key = adjustableKey(String(adjustment.conversionAction), adjustment.orderId);
+		const conversion = adjustable.get(key);
+		if (!conversion) return error('CONVERSION_NOT_FOUND');
+		const at = parseDateTime(adjustment.adjustmentDateTime);
+		if (now() - conversion.conversionMs > ADJUSTMENT_WINDOW_MS) return error('CONVERSION_EXPIRED');
+		if (at <= conversion.conversionMs) return error('ADJUSTMENT_PRECEDES_CONVERSION');
+		if (seen.has(`${key}|${at}`)) return error('DUPLICATE_ADJUSTMENT_IN_REQUEST');
+		seen.add(`${key}|${at}`);
+		if (conversion.retracted) return error('CONVERSION_ALREADY_RETRACTED');
+		if (adjustment.adjustmentType === 'RESTATEMENT') {
+			if (conversion.restatements.includes(at)) return error('RESTATEMENT_ALREADY_EXISTS');
+			if (conversion.restatements.some((t) => t > at))
+				return error('MORE_RECENT_RESTATEMENT_FOUND');
 		}
+		const script = scriptedFor(adjustment);
+		if (script) {
+			return [
+				{
+					category: script.category || 'conversionAdjustmentUploadError',
+					code: script.error,
+					message: script.message || MESSAGES[script.error] || script.error,
+					index,
+				},
+			];
+		}
+		if (!validateOnly) {
+			if (adjustment.adjustmentType === 'RETRACTION') conversion.retracted = true;
+			else conversion.restatements.push(at);
+		}
+		return [];
+	};
+
+	/**
+	 * @param {http.ServerResponse} res @param {string} version @param {string} customerId @param {any} params @param {RequestLog} log
+	 */
+	const handleAdjustments = (res, version, customerId, params, log) => {
+		const list = params.conversionAdjustments;
+		log.conversions = Array.isArray(list) ? list.length : 0;
+		log.partialFailure = params.partialFailure;
+		log.validateOnly = params.validateOnly === true;
+		/** @param {string} message @param {string} category @param {string} code */
+		const reject = (message, category, code) => {
+			log.status = 400;
+			return send(
+				res,
+				400,
+				rpcError(400, 'INVALID_ARGUMENT', message, version, [{ category, code, message }]),
+			);
+		};
+		if (params.partialFailure !== true)
+			return reject(
+				'The partial failure field was false in the request. This method requires this field be set to true.',
+				'partialFailureError',
+				'PARTIAL_FAILURE_MODE_REQUIRED',
+			);
+		if (!Array.isArray(list) || list.length === 0)
+			return reject('The required field was not present.', 'fieldError', 'REQUIRED');
+		if (list.length > MAX_CONVERSIONS)
+			return reject(
+				MESSAGES.TOO_MANY_ADJUSTMENTS_IN_REQUEST,
+				'conversionAdjustmentUploadError',
+				'TOO_MANY_ADJUSTMENTS_IN_REQUEST',
+			);
+		const customer = customerOf(customerId);
+		const validateOnly = params.validateOnly === true;
+		/** @type {RowError[]} */
+		const rowErrors = [];
+		/** @type {unknown[]} */
+		const results = [];
+		const seen = new Set();
+		const at = now();
+		list.forEach((adjustment, index) => {
+			let errors = validateAdjustment(adjustment, index, customer);
+			if (errors.length === 0) errors = applyAdjustment(adjustment, index, seen, validateOnly);
+			rowErrors.push(...errors);
+			if (errors.length > 0) return void results.push({});
+			if (!validateOnly) adjustments.push({ customerId, adjustment, receivedAt: at });
+			results.push({
+				orderId: adjustment.orderId,
+				conversionAction: adjustment.conversionAction,
+				adjustmentDateTime: adjustment.adjustmentDateTime,
+				adjustmentType: adjustment.adjustmentType,
+			});
+		});
+		log.rowErrors = rowErrors.length;
+		/** @type {Record<string, unknown>} */
+		const body = { jobId: String(jobId++) };
+		if (!validateOnly) body.results = results;
+		if (rowErrors.length > 0)
+			body.partialFailureError = partialFailure(rowErrors, version, 'conversion_adjustments');
 		return send(res, 200, body);
 	};
 
@@ -699,7 +942,8 @@ async function startGoogleStandIn(options) {
 		const list = /^\/(v\d+)\/customers:listAccessibleCustomers$/.exec(url.pathname);
 		const search = /^\/(v\d+)\/customers\/([^/]+)\/googleAds:search$/.exec(url.pathname);
 		const upload = /^\/(v\d+)\/customers\/([^/:]+):uploadClickConversions$/.exec(url.pathname);
-		const match = list || search || upload;
+		const adjust = /^\/(v\d+)\/customers\/([^/:]+):uploadConversionAdjustments$/.exec(url.pathname);
+		const match = list || search || upload || adjust;
 		if (!match) {
 			return send(
 				res,
@@ -771,13 +1015,14 @@ async function startGoogleStandIn(options) {
 			);
 		}
 		if (search) return handleSearch(res, version, customerId, params, log);
+		if (adjust) return handleAdjustments(res, version, customerId, params, log);
 		return handleUpload(res, version, customerId, params, log);
 	};
 	const server = await startStandInServer(options, {
 		state,
 		handle,
 		send,
-		report: () => ({ received, requests, refreshes }),
+		report: () => ({ received, adjustments, requests, refreshes }),
 	});
 	return {
 		// url, port, received, requests, queueFaults and close, as every stand-in has
@@ -793,6 +1038,20 @@ async function startGoogleStandIn(options) {
 		refreshes: () => refreshes,
 		/** Every access token issued so far expires; the next call needs a refresh. */
 		expireAccessToken: expireAll,
+		/** Adjustments recorded (retractions and restatements Google would apply). */
+		adjustments,
+		/**
+		 * Conversions adjustments can find without uploading them here (e.g. sent through Data
+		 * Manager, or older than the window). @param {Array<{ conversionAction: string, orderId: string, conversionDateTime: string }>} list
+		 */
+		seedConversions: (list) => {
+			for (const c of list)
+				adjustable.set(adjustableKey(c.conversionAction, c.orderId), {
+					conversionMs: parseDateTime(c.conversionDateTime),
+					retracted: false,
+					restatements: [],
+				});
+		},
 		/** @param {ScriptedRow[]} rows Row errors by orderId or gclid (`times` limits how often). */
 		scriptRows: (rows) => scripted.push(...rows.map((r) => ({ ...r }))),
 		/** Forget what was recorded (order ids too), scripted rows and queued faults. */
@@ -801,6 +1060,8 @@ async function startGoogleStandIn(options) {
 			scripted.length = 0;
 			orderIds.clear();
 			clickConversions.clear();
+			adjustable.clear();
+			adjustments.length = 0;
 		},
 	};
 }

@@ -45,3 +45,18 @@ export const GOOGLE_EVENT_BY_STATE: Readonly<Record<LeadState, string>> = {
 
 /** ClickConversion.consent.adUserData (adPersonalization is not settable on click uploads). */
 export type GoogleConsentStatus = 'GRANTED' | 'DENIED';
+
+/**
+ * Conversion adjustments: "Adjustment can't be made to a conversion that occurred more than 54
+ * days ago" (ConversionAdjustmentUploadError.CONVERSION_EXPIRED, Google Ads API v21–v25 reference
+ * and proto). Other pages and the issue say 55 days; the error's own text is the stricter figure,
+ * so no adjustment Google would refuse is sent. Data Manager documents no window of its own
+ * (UNCONFIRMED): the same figure applies there.
+ */
+export const GOOGLE_ADJUSTMENT_WINDOW_SECONDS = 54 * 24 * 3600;
+/**
+ * The event window adjustment adapters give the dispatcher: none. The conversion time is the
+ * original's, never clamped into a window (a clamped time would pass the adjustment check);
+ * adjustmentRefusal refuses what is too old, with its true age.
+ */
+export const GOOGLE_ADJUSTMENT_TIME_UNBOUNDED_SECONDS = Number.MAX_SAFE_INTEGER;

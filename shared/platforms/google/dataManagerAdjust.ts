@@ -1,5 +1,12 @@
 import type { PlatformAdapter } from '../../dispatch/types';
-import { deriveEventId, readRecordId, readValue } from '../../events';
+import { readValue } from '../../events';
+import {
+	adjustmentRefusal,
+	adjustmentSeconds,
+	originalTransactionId,
+	type GoogleAdjustment,
+} from './adjustments';
+import { GOOGLE_ADJUSTMENT_TIME_UNBOUNDED_SECONDS } from './constants';
 import type { DataManagerEvent } from './dataManagerPayload';
 import { buildDataManagerEvent } from './dataManagerPayload';
 import { dataManagerDestinationId, type GoogleDataManagerConfig } from './dataManagerConfig';
@@ -11,33 +18,20 @@ import { dataManagerDestinationId, type GoogleDataManagerConfig } from './dataMa
  *    returns no duplicate error;
  *  - a RETRACTION is not available: Google's upgrade guide says Data Manager does not support
  *    retracting conversions. It is refused per item, with that reason, and nothing is sent.
- * The adjustment window is UNCONFIRMED for Data Manager (55 days in the Google Ads API documents):
- * nothing is refused locally for age; Google's own answer is reported.
+ * Data Manager documents no adjustment window (UNCONFIRMED): the Google Ads API's (54 days after
+ * the conversion) is applied, so a restatement past it is skipped with the reason.
  */
-export type DataManagerAdjustment = 'restatement' | 'retraction';
+export type DataManagerAdjustment = GoogleAdjustment;
 
 export const RETRACTION_UNSUPPORTED =
-	"retraction not sent: Google's Data Manager API does not support retracting conversions (its upgrade guide); remove the conversion in Google Ads, or use the Google Ads API with an allow-listed developer token";
-
-/**
- * The name an adjustment is deduplicated under: once per lead, original stage and value (a
- * second "won for $1,200" is a duplicate, "won for $1,500" is a new restatement).
- */
-export function adjustmentEventName(
-	adjustment: DataManagerAdjustment,
-	originalEvent: string,
-	value: { amount?: unknown; currency?: unknown } | undefined,
-): string {
-	const read = readValue(value);
-	const amount = read.amount === undefined ? 'none' : String(read.amount);
-	return `${adjustment}:${originalEvent}:${amount}${read.currency ? `:${read.currency}` : ''}`;
-}
+	'retraction not sent: Google\'s Data Manager API does not support retracting conversions (its upgrade guide). Set API to "Google Ads API (Allow-Listed Developer Tokens)" to retract through ConversionAdjustmentUploadService (needs a developer token Google allow-lists for offline conversions), or remove the conversion in Google Ads';
 
 /**
  * The adapter for restatements of `originalEvent` conversions: event ids (and dedup keys) per
  * lead, stage and value; the transaction id sent is the original event's id, so Google adjusts
- * the conversion it already has. `lastUpdatedTimestamp` is the time of the adjustment, so
- * adjustments only move forward.
+ * the conversion it already has. `eventTimestamp` is the original conversion's time (the node's
+ * Conversion Time, else the lead's occurred_at); `lastUpdatedTimestamp` is the time of the
+ * adjustment, so adjustments only move forward.
  */
 export function dataManagerRestatementAdapter(
 	base: PlatformAdapter<GoogleDataManagerConfig, DataManagerEvent>,
@@ -46,31 +40,30 @@ export function dataManagerRestatementAdapter(
 ): PlatformAdapter<GoogleDataManagerConfig, DataManagerEvent> {
 	return {
 		...base,
+		eventWindowSeconds: GOOGLE_ADJUSTMENT_TIME_UNBOUNDED_SECONDS,
 		buildEvent(context, config) {
-			const recordId = readRecordId(context.record.record_id);
+			const nowMs = now();
 			const value = readValue(context.record.value);
-			if (!recordId || value.amount === undefined || value.currency === undefined) {
+			const refusal = adjustmentRefusal(context, 'restatement', nowMs);
+			if (refusal) {
 				return {
 					ok: false,
 					status: 'skipped',
-					reason: recordId
-						? 'a restatement needs value.amount and value.currency (the new value of the conversion)'
-						: 'a restatement needs the record_id the original conversion was sent with',
+					reason: refusal,
 					matchKeys: [],
 					warnings: value.warnings,
 				};
 			}
 			const built = buildDataManagerEvent(context, config);
 			if (!built.ok) return built;
-			const transactionId = deriveEventId(
-				dataManagerDestinationId(config),
-				originalEvent,
-				recordId,
-			);
 			const payload: DataManagerEvent = {
 				...built.payload,
-				transactionId,
-				lastUpdatedTimestamp: new Date(now()).toISOString(),
+				transactionId: originalTransactionId(
+					dataManagerDestinationId(config),
+					originalEvent,
+					context,
+				),
+				lastUpdatedTimestamp: new Date(adjustmentSeconds(context, nowMs) * 1000).toISOString(),
 				conversionValue: value.amount,
 				currency: value.currency,
 			};

@@ -192,3 +192,32 @@ export function isAccessTokenRejection(response: HttpResponse): boolean {
 		(code) => code?.category === 'authenticationError' && !code.code.startsWith('OAUTH_TOKEN'),
 	);
 }
+
+/**
+ * The per-row error map of uploadConversionAdjustments (ConversionAdjustmentUploadError, Google
+ * Ads API v21–v26; docs/platforms/google-data-manager.md §7a). "Already adjusted" answers count
+ * as done: the conversion was already retracted, this restatement (same adjustment time) is
+ * already there, or a more recent one is. Every code not listed fails the row with Google's
+ * message.
+ */
+export const CONVERSION_ADJUSTMENT_ROW_VERDICTS: Readonly<Record<string, GoogleRowVerdict>> = {
+	CONVERSION_ALREADY_RETRACTED: 'duplicate',
+	RESTATEMENT_ALREADY_EXISTS: 'duplicate',
+	MORE_RECENT_RESTATEMENT_FOUND: 'duplicate',
+	// Same conversion and adjustment time in one request: our dispatch never sends one adjustment
+	// twice in a request, so this is another value of the same lead in the same batch; a later
+	// run sends it with a later adjustment time.
+	DUPLICATE_ADJUSTMENT_IN_REQUEST: 'retry_later',
+	TOO_RECENT_CONVERSION_ACTION: 'retry_later',
+	TOO_RECENT_CONVERSION: 'retry_later',
+};
+
+export function classifyAdjustmentRowError(error: GoogleAdsError): GoogleRowVerdict {
+	const code = errorCodeOf(error);
+	if (code?.category === 'conversionAdjustmentUploadError') {
+		const verdict = CONVERSION_ADJUSTMENT_ROW_VERDICTS[code.code];
+		if (verdict) return verdict;
+	}
+	if (isTransient(code) || isThrottle(code)) return 'failed_transient';
+	return 'failed';
+}

@@ -91,9 +91,11 @@ export { normalizeCustomerId, conversionActionResourceName } from './config';
 export type { GoogleClickConversion, GoogleUserData, GoogleUserIdentifier } from './payload';
 export { buildGoogleClickConversion, googleUserData } from './payload';
 export { formatConversionDateTime, isValidTimeZone } from './time';
-export type { GoogleConversionActionRow } from './sender';
+export type { GoogleConversionActionRow, UploadReading } from './sender';
 export {
+	CLICK_UPLOAD_READING,
 	sendGoogleChunk,
+	sendGoogleUpload,
 	readUploadOutcomes,
 	rowIndexOf,
 	fetchGoogleAdsTimeZone,
@@ -109,7 +111,9 @@ export {
 } from './sender';
 export type { GoogleAdsError, GoogleRowVerdict, GoogleRpcStatus } from './errors';
 export {
+	CONVERSION_ADJUSTMENT_ROW_VERDICTS,
 	CONVERSION_UPLOAD_ROW_VERDICTS,
+	classifyAdjustmentRowError,
 	classifyGoogleAdsResponse,
 	classifyRowError,
 	describeGoogleAdsError,
@@ -118,8 +122,19 @@ export {
 	readRpcError,
 } from './errors';
 export type { DataManagerAdjustment } from './dataManagerAdjust';
+export { RETRACTION_UNSUPPORTED, dataManagerRestatementAdapter } from './dataManagerAdjust';
+export type { GoogleAdjustment, GoogleConversionAdjustment } from './adjustments';
 export {
-	RETRACTION_UNSUPPORTED,
+	ADJUSTMENT_UPLOAD_READING,
 	adjustmentEventName,
-	dataManagerRestatementAdapter,
-} from './dataManagerAdjust';
+	adjustmentRefusal,
+	googleAdjustmentAdapter,
+	googleAdjustmentBody,
+	googleAdjustmentUrl,
+	sendGoogleAdjustmentChunk,
+} from './adjustments';
+export {
+	dataManagerRequestStats,
+	dataManagerStatusStats,
+	statusDestinationId,
+} from './requestStats';

@@ -180,20 +180,51 @@ function buildUploadRequest(
 	};
 }
 
+/** `conversion_adjustments` and `conversionAdjustments` name the same field. */
+const fieldKey = (name: unknown) =>
+	typeof name === 'string' ? name.replace(/_/g, '').toLowerCase() : '';
+
 /**
- * Which request row an error is about. UNCONFIRMED (platforms.md §4.7): the REST field name is
- * taken to be `conversions`; and proto3 JSON may leave out an index of 0, so a `conversions`
- * element without an index is row 0. Errors naming no row return undefined.
+ * Which request row an error is about. UNCONFIRMED (platforms.md §4.7): the field is taken to be
+ * `conversions` (`conversion_adjustments` for adjustments, in snake or camel case); and proto3
+ * JSON may leave out an index of 0, so an element without an index is row 0. Errors naming no
+ * row return undefined.
  */
-export function rowIndexOf(error: GoogleAdsError): number | undefined {
+export function rowIndexOf(error: GoogleAdsError, rowField = 'conversions'): number | undefined {
 	const elements = error.location?.fieldPathElements;
+	const wanted = fieldKey(rowField);
 	const element = Array.isArray(elements)
-		? elements.find((e) => e && e.fieldName === 'conversions')
+		? elements.find((e) => e && fieldKey(e.fieldName) === wanted)
 		: undefined;
 	if (!element) return undefined;
 	const index = element.index === undefined ? 0 : Number(element.index);
 	return Number.isInteger(index) && index >= 0 ? index : undefined;
 }
+
+/**
+ * How one upload method's answer is read: its list field, its per-row error map and what its
+ * rows say. Click conversions and conversion adjustments share everything else.
+ */
+export interface UploadReading {
+	rowField: string;
+	classify(error: GoogleAdsError): GoogleRowVerdict;
+	/** Prefix of a duplicate row's warning (Google's text follows). */
+	duplicate: string;
+	/** Suffix of a row Google takes only later (after Google's text). */
+	retryLater: string;
+	/** A row with neither a result nor an error. */
+	noOutcome: string;
+}
+
+export const CLICK_UPLOAD_READING: UploadReading = {
+	rowField: 'conversions',
+	classify: classifyRowError,
+	duplicate: 'Google already has this conversion (same order ID or click and time)',
+	retryLater:
+		'Google takes a click or conversion action only once it is 6 hours old; not recorded now, retry after 6 hours (a later run sends it)',
+	noOutcome:
+		'Google Ads returned neither a result nor an error for this conversion; a later run resends it (its order ID keeps Google from counting it twice)',
+};
 
 /** When a row has several errors, the one that decides its fate (first listed wins). */
 const VERDICT_PRECEDENCE: GoogleRowVerdict[] = [
@@ -213,8 +244,9 @@ function rowOutcome(
 	requestId: string | undefined,
 	response: Record<string, unknown>,
 	validateOnly: boolean,
+	reading: UploadReading,
 ): SendOutcome {
-	const verdicts = errors.map(classifyRowError);
+	const verdicts = errors.map((e) => reading.classify(e));
 	const verdict = VERDICT_PRECEDENCE.find((v) => verdicts.includes(v))!;
 	const decisive = errors.filter((_, i) => verdicts[i] === verdict);
 	const text = decisive.map((e) => describeGoogleAdsError(e, requestId)).join('; ');
@@ -222,13 +254,13 @@ function rowOutcome(
 		case 'duplicate':
 			return {
 				status: 'duplicate',
-				warning: `Google already has this conversion (same order ID or click and time): ${text}`,
+				warning: `${reading.duplicate}: ${text}`,
 				response,
 			};
 		case 'retry_later':
 			return {
 				status: 'skipped',
-				reason: `${text}: Google takes a click or conversion action only once it is 6 hours old; not recorded now, retry after 6 hours (a later run sends it)`,
+				reason: `${text}: ${reading.retryLater}`,
 				retryable: true,
 				response,
 			};
@@ -263,6 +295,7 @@ export function readUploadOutcomes(
 	data: unknown,
 	count: number,
 	validateOnly = false,
+	reading: UploadReading = CLICK_UPLOAD_READING,
 ): SendOutcome[] {
 	const body = (data ?? {}) as {
 		results?: unknown;
@@ -274,7 +307,7 @@ export function readUploadOutcomes(
 	const byRow: GoogleAdsError[][] = Array.from({ length: count }, () => []);
 	const unattributed: GoogleAdsError[] = [];
 	for (const error of errors) {
-		const index = rowIndexOf(error);
+		const index = rowIndexOf(error, reading.rowField);
 		if (index !== undefined && index < count) byRow[index].push(error);
 		else unattributed.push(error);
 	}
@@ -292,7 +325,7 @@ export function readUploadOutcomes(
 					message: e.message ?? null,
 				})),
 			};
-			return rowOutcome(applicable, requestId, response, validateOnly);
+			return rowOutcome(applicable, requestId, response, validateOnly, reading);
 		}
 		if (validateOnly) {
 			return {
@@ -306,8 +339,7 @@ export function readUploadOutcomes(
 			return { status: 'sent', response: { ...(jobId ? { job_id: jobId } : {}), result } };
 		return {
 			status: 'failed',
-			error:
-				'Google Ads returned neither a result nor an error for this conversion; a later run resends it (its order ID keeps Google from counting it twice)',
+			error: reading.noOutcome,
 			retryable: true,
 			response: jobId ? { job_id: jobId } : undefined,
 		};
@@ -315,26 +347,24 @@ export function readUploadOutcomes(
 }
 
 /**
- * Sends one chunk (≤ 2,000 conversions) with partialFailure: Google accepts the valid rows and
- * reports each bad one, so no splitting is needed. A failure of the request as a whole (token,
- * permissions, quota or outage outlasting the retries) fails every row of the chunk.
+ * Sends one upload (click conversions or adjustments, ≤ 2,000 rows) with partialFailure: Google
+ * accepts the valid rows and reports each bad one, so no splitting is needed. A failure of the
+ * request as a whole (token, permissions, quota or outage outlasting the retries) fails every row.
  */
-export async function sendGoogleChunk(
-	conversions: GoogleClickConversion[],
-	config: GoogleAdsConfig,
+export async function sendGoogleUpload(
+	request: HttpRequest,
+	count: number,
+	config: GoogleAdsConnection & { validateOnly?: boolean },
 	transport: Transport,
+	reading: UploadReading,
 ): Promise<SendOutcome[]> {
 	const result = await transport.request(
-		buildUploadRequest(conversions, config),
+		request,
 		classifyGoogleAdsResponse,
 		googleAdsSecrets(config),
 	);
 	if (result.ok) {
-		return readUploadOutcomes(
-			result.response.data,
-			conversions.length,
-			Boolean(config.validateOnly),
-		);
+		return readUploadOutcomes(result.response.data, count, Boolean(config.validateOnly), reading);
 	}
 	const rpc = readRpcError(result.response?.data);
 	const status = result.response?.status ?? 0;
@@ -347,5 +377,20 @@ export async function sendGoogleChunk(
 		retryable: result.failure === 'retryable',
 		response: result.response ? { status, error: rpc } : undefined,
 	};
-	return conversions.map(() => outcome);
+	return Array.from({ length: count }, () => outcome);
+}
+
+/** One chunk of click conversions (uploadClickConversions). */
+export function sendGoogleChunk(
+	conversions: GoogleClickConversion[],
+	config: GoogleAdsConfig,
+	transport: Transport,
+): Promise<SendOutcome[]> {
+	return sendGoogleUpload(
+		buildUploadRequest(conversions, config),
+		conversions.length,
+		config,
+		transport,
+		CLICK_UPLOAD_READING,
+	);
 }
