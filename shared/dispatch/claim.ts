@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { ClaimOutcome, DedupStore } from '../dedup/types';
 import { joinSentences } from '../sentences';
+import type { Lease } from './lease';
 import { errorMessage, type Candidate, type RunState } from './runState';
 import type { DedupState } from './types';
 
@@ -31,20 +31,25 @@ export async function claimBatch(
 	run: RunState<unknown, unknown>,
 	batch: Candidate[],
 ): Promise<Claim> {
-	const store = run.options.store;
-	if (!store) return { claimed: batch, state: 'off' };
-	const token = randomUUID();
+	const { store, lease } = { store: run.options.store, lease: run.lease };
+	if (!store || !lease) return { claimed: batch, state: 'off' };
 	const keys = batch.map((c) => c.key);
+	const claimedAt = run.clock();
 	let outcomes: ClaimOutcome[];
 	try {
-		outcomes = (await store.claimBatch(keys, run.claimTtlMs, token)).outcomes;
+		outcomes = (await store.claimBatch(keys, run.claimTtlMs, lease.token)).outcomes;
 	} catch (error) {
-		return claimFailed(run, store, batch, token, errorMessage(error));
+		return claimFailed(run, store, batch, lease.token, errorMessage(error));
 	}
 	const claimed: Candidate[] = [];
 	const waiting = applyClaimOutcomes(run, batch, outcomes, claimed);
-	await waitForOtherRuns(run, store, waiting, token, claimed);
-	return { claimed, token, state: 'claimed' };
+	// From now on the run renews these claims for as long as it works on them.
+	lease.hold(
+		claimed.map((c) => c.key),
+		claimedAt,
+	);
+	await waitForOtherRuns(run, { store, lease }, waiting, claimed);
+	return { claimed, token: lease.token, state: 'claimed' };
 }
 
 /** A claim the store did not answer: fail closed (nothing sent) or open (sent unclaimed). */
@@ -111,9 +116,8 @@ export function applyClaimOutcomes(
  */
 async function waitForOtherRuns(
 	run: RunState<unknown, unknown>,
-	store: DedupStore,
+	{ store, lease }: { store: DedupStore; lease: Lease },
 	waiting: Candidate[],
-	token: string,
 	claimed: Candidate[],
 ): Promise<void> {
 	const waitMs = run.options.inFlightWaitMs ?? DEFAULT_IN_FLIGHT_WAIT_MS;
@@ -124,12 +128,15 @@ async function waitForOtherRuns(
 		waited += delay;
 		delay = Math.min(delay * 2, 2_000);
 		try {
-			const again = await store.claimBatch(
-				waiting.map((c) => c.key),
-				run.claimTtlMs,
-				token,
-			);
+			const claimedAt = run.clock();
+			const before = claimed.length;
+			const keys = waiting.map((c) => c.key);
+			const again = await store.claimBatch(keys, run.claimTtlMs, lease.token);
 			waiting = applyClaimOutcomes(run, waiting, again.outcomes, claimed);
+			lease.hold(
+				claimed.slice(before).map((c) => c.key),
+				claimedAt,
+			);
 		} catch {
 			break;
 		}

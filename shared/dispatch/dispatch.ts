@@ -42,7 +42,11 @@ export async function dispatch<Config, Payload>(
 	}
 	const inBatch = new Uint8Array(items.length);
 	for (const c of candidates) inBatch[c.index] = 1;
-	await runBatches(candidates, options, (batch) => runBatch(run, batch));
+	try {
+		await runBatches(candidates, options, (batch) => runBatch(run, batch));
+	} finally {
+		run.lease?.stop();
+	}
 	resolveRepeats(run, repeats);
 	// Items that never reached a batch (input errors, skips, repeats) are counted on their own,
 	// in one more round trip only when there are any.

@@ -6,6 +6,7 @@ import {
 	tallyResults,
 	type StatsIncrements,
 } from '../stats/stats';
+import { Lease } from './lease';
 import type { DispatchItem, DispatchOptions, ItemResult, PlatformAdapter } from './types';
 
 /** An item that has an event id and an event time: it may be claimed, built and sent. */
@@ -37,6 +38,8 @@ export interface RunState<Config, Payload> {
 	readonly hashTag: boolean;
 	readonly claimTtlMs: number;
 	readonly committedTtlMs: number;
+	/** The run's lease on its claims (with a store): one token, renewed while the run works. */
+	readonly lease?: Lease;
 	/** One per input item, in input order. */
 	readonly results: ItemResult[];
 }
@@ -49,6 +52,7 @@ export function startRun<Config, Payload>(
 	itemCount: number,
 ): RunState<Config, Payload> {
 	const clock = options.clock ?? Date.now;
+	const claimTtlMs = options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS;
 	return {
 		options,
 		adapter: options.adapter,
@@ -59,8 +63,9 @@ export function startRun<Config, Payload>(
 		destination: options.adapter.destinationId(options.config),
 		prefix: options.keyPrefix || DEFAULT_KEY_PREFIX,
 		hashTag: Boolean(options.store?.hashTagKeys),
-		claimTtlMs: options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS,
+		claimTtlMs,
 		committedTtlMs: options.committedTtlMs ?? DEFAULT_COMMITTED_TTL_MS,
+		lease: options.store ? new Lease(options.store, claimTtlMs, clock) : undefined,
 		results: new Array<ItemResult>(itemCount),
 	};
 }

@@ -1,5 +1,7 @@
+import { WITHHELD } from './isolate';
+import { applyLeaseLoss } from './leaseHooks';
 import { errorMessage, type Candidate, type RunState } from './runState';
-import type { SendOutcome } from './types';
+import type { SendHooks, SendOutcome } from './types';
 
 /** Lets pending I/O (a request just started, a response that arrived) run between CPU work. */
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -12,9 +14,10 @@ const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 export async function sendChunk<Config, Payload>(
 	run: RunState<Config, Payload>,
 	payloads: Payload[],
+	hooks?: SendHooks,
 ): Promise<SendOutcome[]> {
 	try {
-		const sending = run.adapter.sendChunk(payloads, run.config, run.options.transport);
+		const sending = run.adapter.sendChunk(payloads, run.config, run.options.transport, hooks);
 		// Handled below; this keeps a fast rejection from counting as unhandled meanwhile.
 		sending.catch(() => undefined);
 		// Let the request go out before this thread builds the next batch.
@@ -42,22 +45,26 @@ export interface SettlePlan {
 
 /**
  * Writes each event's send outcome on its result and sorts its key: acknowledged events
- * (`sent`, platform-side `duplicate`) to commit, the rest to release.
+ * (`sent`, platform-side `duplicate`) to commit — unless committed already while the sender
+ * split the chunk (`committed`) — and the rest to release. Events withheld because the run lost
+ * their claim say so (applyLeaseLoss).
  */
 export function applySendOutcomes(
 	run: RunState<unknown, unknown>,
 	chunk: Candidate[],
 	outcomes: SendOutcome[],
 	into: SettlePlan,
+	committed: ReadonlySet<string> = new Set(),
 ): void {
 	chunk.forEach((c, i) => {
 		const r = run.results[c.index];
 		const outcome = outcomes[i];
+		if (outcome === WITHHELD) return applyLeaseLoss(run, c, run.lease?.lossOf(c.key), into);
 		if (outcome.response !== undefined) r.response = outcome.response;
 		if (outcome.status === 'sent' || outcome.status === 'duplicate') {
 			r.status = outcome.status;
 			if (outcome.warning) r.warnings.push(outcome.warning);
-			into.commit.push(c.key);
+			if (!committed.has(c.key)) into.commit.push(c.key);
 			return;
 		}
 		if (outcome.status === 'skipped') {

@@ -15,6 +15,8 @@ export interface SettleBatch {
 	batch: Candidate[];
 	claimed: Candidate[];
 	token: string;
+	/** Keys committed already, while the sender split the batch. */
+	committed?: ReadonlySet<string>;
 }
 
 export const startSettleRetry = (claimedAt: number): SettleRetry => ({
@@ -54,7 +56,11 @@ export async function settleBatch(
 		if (plan.commit.length > 0 && (await waitToSettleAgain(run, retry, message))) {
 			return settleBatch(run, target, plan, retry);
 		}
-		warnUnsettled(run, target.claimed, message);
+		warnUnsettled(
+			run,
+			target.claimed.filter((c) => !target.committed?.has(c.key)),
+			message,
+		);
 	}
 }
 
@@ -64,8 +70,10 @@ function warnNotOwned(
 	lost: Set<string>,
 ): void {
 	for (const c of claimed) {
-		if (lost.has(c.key)) {
-			run.results[c.index].warnings.push(
+		const r = run.results[c.index];
+		// Only an event this run sent can have been sent twice.
+		if (lost.has(c.key) && (r.status === 'sent' || r.status === 'duplicate')) {
+			r.warnings.push(
 				"this run's claim had expired before it settled: another run may have sent this event too",
 			);
 		}
@@ -102,9 +110,11 @@ export async function waitToSettleAgain(
 ): Promise<boolean> {
 	// A settle that timed out may still run once Redis answers: the batch is counted once.
 	if (/timed out/i.test(message)) retry.count = false;
-	// Its own sleeps count too, so an injected clock that stands still cannot spin it.
-	const elapsed = Math.max(run.clock() - retry.claimedAt, retry.slept);
-	if (elapsed + retry.delay >= run.claimTtlMs) return false;
+	// The claims last while the lease does (renewed in the background, as far as the store
+	// answers). Its own sleeps count too, so an injected clock that stands still cannot spin it.
+	const until = run.lease?.expiresAt() ?? retry.claimedAt + run.claimTtlMs;
+	const now = Math.max(run.clock(), retry.claimedAt + retry.slept);
+	if (now + retry.delay >= until) return false;
 	await run.sleep(retry.delay);
 	retry.slept += retry.delay;
 	retry.delay = Math.min(retry.delay * 2, 2_000);
