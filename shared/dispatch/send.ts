@@ -1,5 +1,6 @@
 import { WITHHELD } from './isolate';
 import { applyLeaseLoss } from './leaseHooks';
+import { isUnknownOutcome, unknownOutcomeWarning } from './outcome';
 import { errorMessage, type Candidate, type RunState } from './runState';
 import type { SendHooks, SendOutcome } from './types';
 
@@ -73,6 +74,10 @@ export function applySendOutcomes(
 		} else {
 			r.status = 'failed';
 			r.error = outcome.error;
+			if (isUnknownOutcome(outcome)) {
+				r.outcome_unknown = true;
+				r.warnings.push(unknownOutcomeWarning(run.adapter.platform));
+			}
 		}
 		r.retryable = outcome.retryable;
 		into.release.push(c.key);

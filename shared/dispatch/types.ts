@@ -43,6 +43,11 @@ export interface ItemResult {
 	error?: string;
 	/** True when resending the same event later may succeed (network, throttling, 5xx). */
 	retryable?: boolean;
+	/**
+	 * True when the request went out and no answer came back (timed out, connection dropped):
+	 * the platform may have the event. A warning says whether resending it is safe there.
+	 */
+	outcome_unknown?: boolean;
 	response?: unknown;
 	/** The exact event sent (or that would be sent, in a dry run), when asked for. */
 	payload?: unknown;
