@@ -277,13 +277,17 @@ async function run(options) {
 		});
 		// A batch is what one platform request carries (1,000 Meta events): the dispatch claims,
 		// sends and settles batch by batch, so round trips are counted per 1,000 events.
-		const perBatch = (/** @type {number} */ rt, /** @type {number} */ n) => rt / Math.ceil(n / META_BATCH);
+		// A claim is a lease its run renews every 10 s, one round trip for all its in-flight keys
+		// (shared/dispatch/lease.ts): a dispatch that takes longer than that adds one per 10 s.
+		const renewals = (/** @type {{ ms: number }} */ measured) => Math.floor(measured.ms / 10_000);
+		const perBatch = (/** @type {{ client: number, ms: number }} */ rt, /** @type {number} */ n) =>
+			(rt.client - renewals(rt)) / Math.ceil(n / META_BATCH);
 		const rtMax = Math.max(
-			...sizes.map((n) => Math.max(perBatch(core.get(n).redis.client, n), perBatch(core.get(n).rerun.redis.client, n))),
+			...sizes.map((n) => Math.max(perBatch(core.get(n).redis, n), perBatch(core.get(n).rerun.redis, n))),
 		);
 		targets.push({
-			target: 'Redis round trips ≤ 2 per batch, whatever N',
-			value: `per batch of 1,000: ${perN((n) => `${fmt(perBatch(core.get(n).redis.client, n))} (re-run ${fmt(perBatch(core.get(n).rerun.redis.client, n))})`)}; in all: ${perN((n) => `${core.get(n).redis.client}, Redis saw ${core.get(n).redis.server.eval} EVAL + ${core.get(n).redis.server.exec} EXEC`)}`,
+			target: 'Redis round trips ≤ 2 per batch, whatever N (+ 1 lease renewal per 10 s)',
+			value: `per batch of 1,000: ${perN((n) => `${fmt(perBatch(core.get(n).redis, n))} (re-run ${fmt(perBatch(core.get(n).rerun.redis, n))})`)}; in all: ${perN((n) => `${core.get(n).redis.client} (${renewals(core.get(n).redis)} renewals), Redis saw ${core.get(n).redis.server.eval} EVAL + ${core.get(n).redis.server.exec} EXEC`)}`,
 			met: rtMax <= 2,
 			gate: true,
 		});

@@ -101,7 +101,7 @@ async function main(o) {
 		statuses,
 		sent: sentIds.size,
 		rssGrowthKb,
-		redis: { client: redisClient, server: redisServer },
+		redis: { client: redisClient, server: redisServer, ms: first.ms },
 		standIn: received,
 		exactlyOnce:
 			received.distinctEventIds === sentIds.size && received.events === sentIds.size,
@@ -109,7 +109,7 @@ async function main(o) {
 			ms: again.ms,
 			cpuUs: again.cpuUs,
 			statuses: rerunStatuses,
-			redis: { client: rerunRedisClient, server: rerunRedisServer },
+			redis: { client: rerunRedisClient, server: rerunRedisServer, ms: again.ms },
 			newRequests: afterRerun.requests - received.requests,
 			newEvents: afterRerun.events - received.events,
 		},

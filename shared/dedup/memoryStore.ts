@@ -7,7 +7,7 @@ import {
 	type StatsIncrements,
 } from '../stats/stats';
 import { summarizeRefusals, type RefusalIncrement, type RefusedCaptures } from '../stats/refusals';
-import type { ClaimBatchResult, DedupStore, SettleRequest, SettleResult } from './types';
+import type { ClaimBatchResult, DedupStore, RenewOutcome, SettleRequest, SettleResult } from './types';
 
 interface Entry {
 	/** `c:<token>` while claimed, `s` once committed. */
@@ -67,6 +67,20 @@ export class MemoryDedupStore implements DedupStore {
 		}
 		if (request.stats) await this.recordStats(request.stats);
 		return result;
+	}
+
+	async renewClaims(token: string, keys: string[], claimTtlMs: number): Promise<RenewOutcome[]> {
+		const now = this.clock();
+		const claim = `c:${token}`;
+		return keys.map((key) => {
+			const entry = this.live(key, now);
+			if (!entry) return 'expired';
+			if (entry.state === claim) {
+				entry.expiresAt = now + claimTtlMs;
+				return 'held';
+			}
+			return entry.state === 's' ? 'sent' : 'taken';
+		});
 	}
 
 	async recordStats(stats: StatsIncrements): Promise<void> {

@@ -8,7 +8,14 @@ import {
 	type StatsIncrements,
 } from '../stats/stats';
 import { summarizeRefusals, type RefusalIncrement, type RefusedCaptures } from '../stats/refusals';
-import type { ClaimBatchResult, ClaimOutcome, DedupStore, SettleRequest, SettleResult } from './types';
+import type {
+	ClaimBatchResult,
+	ClaimOutcome,
+	DedupStore,
+	RenewOutcome,
+	SettleRequest,
+	SettleResult,
+} from './types';
 import { DedupStoreError } from './types';
 
 /*
@@ -87,7 +94,31 @@ end
 return out
 `;
 
+/**
+ * The lease renewal: KEYS = a run's in-flight keys; ARGV[1] = its claim value, ARGV[2] = claim
+ * TTL ms. Extends only the keys that still hold this claim value, nothing else. Returns per
+ * key 0 held, 1 sent, 2 taken by another run, 3 expired.
+ */
+const RENEW_SCRIPT = `
+local out = {}
+for i, key in ipairs(KEYS) do
+  local v = redis.call('GET', key)
+  if v == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+    out[i] = 0
+  elseif v == false then
+    out[i] = 3
+  elseif v == 's' then
+    out[i] = 1
+  else
+    out[i] = 2
+  end
+end
+return out
+`;
+
 const OUTCOMES: ClaimOutcome[] = ['claimed', 'sent', 'in_flight'];
+const RENEWALS: RenewOutcome[] = ['held', 'sent', 'taken', 'expired'];
 
 export interface RedisDedupStoreOptions {
 	/** Used in every error message, e.g. from `describeRedis()`. */
@@ -137,6 +168,13 @@ export class RedisDedupStore implements DedupStore {
 			else result.released++;
 		});
 		return result;
+	}
+
+	/** The lease renewal of all `keys`: one EVAL. */
+	async renewClaims(token: string, keys: string[], claimTtlMs: number): Promise<RenewOutcome[]> {
+		if (keys.length === 0) return [];
+		const codes = await this.run(RENEW_SCRIPT, keys, [`c:${token}`, String(claimTtlMs)]);
+		return codes.map((code) => RENEWALS[code] ?? 'taken');
 	}
 
 	/** The counters alone, through the settle script: one EVAL, like a settle. */

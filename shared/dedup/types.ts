@@ -10,6 +10,15 @@ import type { Platform } from '../types';
  */
 export type ClaimOutcome = 'claimed' | 'sent' | 'in_flight';
 
+/**
+ * What a lease renewal found for one key:
+ *  - `held`: still this run's claim: extended;
+ *  - `sent`: committed meanwhile (by another run, or by this one) — do not send it;
+ *  - `taken`: another run claimed it meanwhile — do not send it, that run does;
+ *  - `expired`: the claim lapsed and nobody holds it — not taken again by a renewal.
+ */
+export type RenewOutcome = 'held' | 'sent' | 'taken' | 'expired';
+
 export interface ClaimBatchResult {
 	/** Owner token: only the holder can commit or release these claims. */
 	token: string;
@@ -52,6 +61,11 @@ export interface DedupStore {
 	 */
 	claimBatch(keys: string[], claimTtlMs: number, token?: string): Promise<ClaimBatchResult>;
 	settleBatch(token: string, request: SettleRequest): Promise<SettleResult>;
+	/**
+	 * Renews a run's lease on its in-flight claims: one round trip for all `keys`, extending to
+	 * `claimTtlMs` only the keys that still hold this token. One outcome per key, in order.
+	 */
+	renewClaims(token: string, keys: string[], claimTtlMs: number): Promise<RenewOutcome[]>;
 	/** Writes counters when a dispatch had nothing to settle (one round trip). */
 	recordStats(stats: StatsIncrements): Promise<void>;
 	/** Per-destination counters of the last `hours` hours, for keys under `prefix`. */
@@ -80,8 +94,11 @@ export class DedupStoreError extends Error {
 }
 
 export const DEFAULT_KEY_PREFIX = 'leadcapi';
-/** A claim outlives one dispatch's sends and retries, and frees a crashed run's keys soon after. */
-export const DEFAULT_CLAIM_TTL_MS = 120_000;
+/**
+ * A claim is a lease: its run renews it while it works on the event (every third of this), so
+ * it outlives any split batch or retry, and a crashed run's claims expire this soon after it.
+ */
+export const DEFAULT_CLAIM_TTL_MS = 30_000;
 /** Committed keys are kept well beyond every platform's event window (Meta: 7 days). */
 export const DEFAULT_COMMITTED_TTL_MS = 30 * 24 * 3600 * 1000;
 

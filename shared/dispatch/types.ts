@@ -12,9 +12,10 @@ export type ItemStatus = 'sent' | 'duplicate' | 'skipped' | 'failed';
  * recorded, or a claim it could not free, which expires by itself), `released` (this run claimed
  * it, the send failed or was skipped, and the claim was freed so a retry can send it),
  * `sent_before` (committed by an earlier run), `in_flight` (another run holds the claim),
- * `in_batch` (same event earlier in this batch), `bypassed` (store unreachable, fail-open: sent
- * without a claim), `unavailable` (store unreachable, fail-closed: nothing claimed, nothing sent),
- * `off` (no store configured).
+ * `in_batch` (same event earlier in this batch), `lease_lost` (this run claimed it but lost the
+ * claim — it lapsed, or could not be renewed — before sending it: not sent here), `bypassed`
+ * (store unreachable, fail-open: sent without a claim), `unavailable` (store unreachable,
+ * fail-closed: nothing claimed, nothing sent), `off` (no store configured).
  */
 export type DedupState =
 	| 'claimed'
@@ -22,6 +23,7 @@ export type DedupState =
 	| 'sent_before'
 	| 'in_flight'
 	| 'in_batch'
+	| 'lease_lost'
 	| 'bypassed'
 	| 'unavailable'
 	| 'off';
@@ -41,6 +43,11 @@ export interface ItemResult {
 	error?: string;
 	/** True when resending the same event later may succeed (network, throttling, 5xx). */
 	retryable?: boolean;
+	/**
+	 * True when the request went out and no answer came back (timed out, connection dropped):
+	 * the platform may have the event. A warning says whether resending it is safe there.
+	 */
+	outcome_unknown?: boolean;
 	response?: unknown;
 	/** The exact event sent (or that would be sent, in a dry run), when asked for. */
 	payload?: unknown;
@@ -61,7 +68,13 @@ export interface BuildContext {
 
 export type BuildOutcome<Payload> =
 	| { ok: true; payload: Payload; matchKeys: string[]; warnings: string[] }
-	| { ok: false; status: 'skipped' | 'failed'; reason: string; matchKeys: string[]; warnings: string[] };
+	| {
+			ok: false;
+			status: 'skipped' | 'failed';
+			reason: string;
+			matchKeys: string[];
+			warnings: string[];
+	  };
 
 /**
  * Per-event outcome of sending a chunk, in the chunk's order.
@@ -77,6 +90,18 @@ export type SendOutcome =
 	| { status: 'duplicate'; response?: unknown; warning?: string }
 	| { status: 'skipped'; reason: string; retryable: boolean; response?: unknown }
 	| { status: 'failed'; error: string; retryable: boolean; response?: unknown };
+
+/**
+ * How a run follows a chunk while a sender splits it (sendIsolating), by index into the chunk:
+ *  - `admit`: before each further request, which of these events may still be sent (the run
+ *    still holds their claims); the others are not sent;
+ *  - `partAccepted`: a part of the chunk the platform accepted, with its outcomes, reported as
+ *    soon as it is accepted.
+ */
+export interface SendHooks {
+	admit?(indices: number[]): Promise<number[]>;
+	partAccepted?(indices: number[], outcomes: SendOutcome[]): Promise<void>;
+}
 
 /**
  * A platform is one folder exporting one adapter: limits, payload builder, sender (request
@@ -102,7 +127,17 @@ export interface PlatformAdapter<Config, Payload> {
 	 */
 	userData(user: PlatformIdentity, record: LeadRecord): PlatformUserData;
 	buildEvent(context: BuildContext, config: Config): BuildOutcome<Payload>;
-	sendChunk(payloads: Payload[], config: Config, transport: Transport): Promise<SendOutcome[]>;
+	/**
+	 * Sends one chunk; one outcome per payload, in order. Senders that split refused batches
+	 * (sendIsolating) take `hooks`, so the run can withhold events whose claim it lost and
+	 * record accepted parts at once.
+	 */
+	sendChunk(
+		payloads: Payload[],
+		config: Config,
+		transport: Transport,
+		hooks?: SendHooks,
+	): Promise<SendOutcome[]>;
 	/** The request body as it would be sent (secrets left out), for dry runs. */
 	previewRequest(payloads: Payload[], config: Config): unknown;
 }

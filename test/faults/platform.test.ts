@@ -137,6 +137,8 @@ describe('the platform failing: 5xx, 429, resets, lost answers', () => {
 			retryable: true,
 			error: 'Meta: Service temporarily unavailable [code 2] (gave up after 4 attempts)',
 		});
+		// Meta answered (503): nothing unknown about it.
+		expect(faulted[0].outcome_unknown).toBeUndefined();
 		expect(h.standIn.requests).toHaveLength(ATTEMPTS + 1);
 	});
 
@@ -206,8 +208,16 @@ describe('the platform failing: 5xx, 429, resets, lost answers', () => {
 		expect(statusCounts(faulted)).toEqual({ failed: 1000 });
 		expect(faulted[0]).toMatchObject({
 			retryable: true,
+			outcome_unknown: true,
 			error: expect.stringMatching(/^network error.*\(gave up after 4 attempts\)$/),
 		});
+		// Each item says the platform may have it, and that Meta may count a resend twice.
+		expect(faulted.every((r) => r.outcome_unknown === true)).toBe(true);
+		expect(faulted[0].warnings).toEqual([
+			expect.stringMatching(
+				/^outcome unknown: the request went out and no answer came back, so meta may have this event already\. A retry resends it with the same event id \(never lost\), and meta may count it twice: Meta documents .* \(UNCONFIRMED\)$/,
+			),
+		]);
 		// The stand-in has each event 5 times (4 unanswered, the re-run's answered), always the
 		// same event: same id, same name, same event time.
 		const deliveries = countBy(

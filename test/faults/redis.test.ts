@@ -27,7 +27,7 @@ const ROWS = {
 	'redis-paused-claim': {
 		order: 20,
 		scenario: 'Redis paused while claiming',
-		done: `CLIENT PAUSE WRITE (beyond the ${COMMAND_TIMEOUT_MS / 1000} s command timeout) during a dispatch of 1,500 leads (default 120 s claim TTL); unpaused; re-run at once`,
+		done: `CLIENT PAUSE WRITE (beyond the ${COMMAND_TIMEOUT_MS / 1000} s command timeout) during a dispatch of 1,500 leads (default 30 s claim lease); unpaused; re-run at once`,
 		expected:
 			'every item fails closed ("Command timed out … Nothing was sent"), nothing sent; the claims the timed-out scripts made once Redis resumed are freed, so the re-run sends all 1,500 at once',
 	},
@@ -101,7 +101,7 @@ describe('the dedup Redis killed, paused and back', () => {
 		await h.redis.command('CLIENT', 'PAUSE', '120000', 'WRITE');
 		let paused: ItemResult[] = [];
 		try {
-			// The default claim TTL (120 s): what a re-run after a pause meets in production.
+			// The default claim lease (30 s): what a re-run after a pause meets in production.
 			paused = await h.run(items);
 		} finally {
 			await h.redis.command('CLIENT', 'UNPAUSE');

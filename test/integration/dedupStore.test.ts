@@ -141,6 +141,28 @@ describe.each([
 		expect((await h.other().claimBatch([key('ttl')], HOUR)).outcomes).toEqual(['claimed']);
 	});
 
+	it('renews a lease: extends only the keys this run still holds, says what happened to the others', async () => {
+		const mine = await h.store.claimBatch([key('l1')], HOUR);
+		await h.store.claimBatch([key('l2'), key('l3'), key('l4')], 150, mine.token);
+		// l2 is then committed by another run, l3 claimed by another, l4 expired with nobody on it.
+		await h.expire(150);
+		const other = await h.other().claimBatch([key('l2'), key('l3')], HOUR);
+		await h.other().settleBatch(other.token, { commit: [key('l2')], release: [], committedTtlMs: HOUR });
+		const keys = [key('l1'), key('l2'), key('l3'), key('l4')];
+		expect(await h.store.renewClaims(mine.token, keys, HOUR)).toEqual(['held', 'sent', 'taken', 'expired']);
+		// The renewal took nothing: l4 is free for the next claimer, l1 is still this run's.
+		expect((await h.other().claimBatch([key('l1'), key('l4')], HOUR)).outcomes).toEqual(['in_flight', 'claimed']);
+		expect(await h.store.renewClaims(mine.token, [], HOUR)).toEqual([]);
+	});
+
+	it('a renewed lease outlives its first TTL; an unrenewed one expires', async () => {
+		const mine = await h.store.claimBatch([key('r1'), key('r2')], 300);
+		await h.expire(50);
+		expect(await h.store.renewClaims(mine.token, [key('r1')], HOUR)).toEqual(['held']);
+		await h.expire(300);
+		expect((await h.other().claimBatch([key('r1'), key('r2')], HOUR)).outcomes).toEqual(['in_flight', 'claimed']);
+	});
+
 	it('handles empty batches without touching storage', async () => {
 		const c = await h.store.claimBatch([], HOUR);
 		expect(c.outcomes).toEqual([]);
@@ -207,6 +229,18 @@ describe('RedisDedupStore against a real Redis', () => {
 		});
 		expect(await watch.stop()).toEqual(['eval', 'eval']);
 		expect(claim.outcomes.filter((o) => o === 'claimed')).toHaveLength(1000);
+	});
+
+	it('renews the lease of 1,000 in-flight keys in one round trip', async () => {
+		const own = client();
+		await waitForReady(own, 2000);
+		const store = new RedisDedupStore(own, { description: 'r' });
+		const keys = Array.from({ length: 1000 }, (_, i) => dedupKey(prefix, 'meta', 'px', `n${i}`));
+		const claim = await store.claimBatch(keys, 1_000);
+		const watch = await watchCommands(own);
+		expect(new Set(await store.renewClaims(claim.token, keys, HOUR))).toEqual(new Set(['held']));
+		expect(await watch.stop()).toEqual(['eval']);
+		expect(await admin.pttl(keys[999])).toBeGreaterThan(HOUR - 10_000);
 	});
 
 	it('stores nothing but a claim marker or "s" under the key layout <prefix>:<platform>:<destination>:<event_id>', async () => {

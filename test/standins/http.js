@@ -238,12 +238,15 @@ function releaseHeld(state) {
 async function startStandInServer(where, parts) {
 	const host = where.host || '127.0.0.1';
 	const { state, handle } = parts;
+	let latencyMs = 0;
 	/** @type {Set<import('node:net').Socket>} */
 	const sockets = new Set();
 	const server = http.createServer(async (req, res) => {
 		const url = new URL(req.url || '/', `http://${host}`);
 		const body = await readBody(req);
 		if (answerControl(parts, req, res, body, url)) return undefined;
+		// A slow platform: every request waits this long before the platform looks at it.
+		if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
 		const fault = state.faults[0];
 		if (fault && isAcceptFault(fault)) {
 			state.faults.shift();
@@ -267,6 +270,10 @@ async function startStandInServer(where, parts) {
 		/** @param {Fault[]} list */
 		queueFaults: (list) => state.faults.push(...list),
 		pendingFaults: () => state.faults.length,
+		/** @param {number} ms how long every later request waits before the platform reads it */
+		setLatency: (ms) => {
+			latencyMs = ms;
+		},
 		heldAnswers: () => state.held.length,
 		releaseHeld: () => releaseHeld(state),
 		dropHeld: () => {

@@ -27,7 +27,7 @@ import { FAST_RETRY, fastTransport } from './senderHarness';
 const { startMetaStandIn } = require('../standins/meta.js');
 
 const FAULT_TOKEN = 'fault-suite-access-token-0123456789';
-const FAULT_PIXEL = '700000000000007';
+export const FAULT_PIXEL = '700000000000007';
 
 type MetaStandIn = Awaited<ReturnType<typeof startMetaStandIn>> & StandInLog;
 type MetaDispatch = DispatchOptions<meta.MetaConfig, meta.MetaServerEvent>;

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { sendIsolating, type ChunkAttempt } from '../../dispatch/isolate';
-import type { SendOutcome } from '../../dispatch/types';
+import type { SendHooks, SendOutcome } from '../../dispatch/types';
 import type { HttpRequest, Transport } from '../../transport';
 import type { MetaConfig } from './config';
 import {
@@ -74,8 +74,9 @@ export function sendMetaChunk(
 	events: MetaServerEvent[],
 	config: MetaConfig,
 	transport: Transport,
+	hooks?: SendHooks,
 ): Promise<SendOutcome[]> {
-	return sendIsolating(events, (chunk) => attemptMeta(chunk, config, transport));
+	return sendIsolating(events, (chunk) => attemptMeta(chunk, config, transport), hooks);
 }
 
 async function attemptMeta(

@@ -1,6 +1,6 @@
 import { joinSentences } from '../../sentences';
 import { sendIsolating, type ChunkAttempt } from '../../dispatch/isolate';
-import type { SendOutcome } from '../../dispatch/types';
+import type { SendHooks, SendOutcome } from '../../dispatch/types';
 import type { HttpRequest, Transport } from '../../transport';
 import type { MicrosoftConfig } from './config';
 import {
@@ -157,8 +157,9 @@ export function sendMicrosoftChunk(
 	events: MicrosoftEvent[],
 	config: MicrosoftConfig,
 	transport: Transport,
+	hooks?: SendHooks,
 ): Promise<SendOutcome[]> {
-	return sendIsolating(events, (chunk) => attemptMicrosoft(chunk, config, transport));
+	return sendIsolating(events, (chunk) => attemptMicrosoft(chunk, config, transport), hooks);
 }
 
 async function attemptMicrosoft(

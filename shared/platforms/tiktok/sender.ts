@@ -1,5 +1,5 @@
 import { sendIsolating, type ChunkAttempt } from '../../dispatch/isolate';
-import type { SendOutcome } from '../../dispatch/types';
+import type { SendHooks, SendOutcome } from '../../dispatch/types';
 import type { HttpRequest, Transport } from '../../transport';
 import type { TiktokConfig } from './config';
 import {
@@ -69,8 +69,9 @@ export function sendTiktokChunk(
 	events: TiktokEvent[],
 	config: TiktokConfig,
 	transport: Transport,
+	hooks?: SendHooks,
 ): Promise<SendOutcome[]> {
-	return sendIsolating(events, (chunk) => attemptTiktok(chunk, config, transport));
+	return sendIsolating(events, (chunk) => attemptTiktok(chunk, config, transport), hooks);
 }
 
 async function attemptTiktok(

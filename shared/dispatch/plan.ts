@@ -1,0 +1,123 @@
+import { dedupKey } from '../dedup/types';
+import { deriveEventId, readRecordId } from '../events/eventId';
+import { resolveEventTime } from '../events/eventTime';
+import type { Candidate, RunState } from './runState';
+import type { DispatchItem, ItemResult } from './types';
+
+/** A later item carrying an event already in this run, and the index of its first item. */
+export interface Repeat {
+	index: number;
+	first: number;
+}
+
+/** What the plan stage found: the events to claim and send, and the repeats within the run. */
+export interface Plan {
+	candidates: Candidate[];
+	repeats: Repeat[];
+}
+
+export const MISSING_RECORD_ID =
+	'record_id is missing: give this lead the stable ID of its business record (form submission, capture session, CRM deal), e.g. with Lead Fields → Map Fields → record_id. The event ID is derived from it, so without one the event cannot be sent exactly once';
+
+/**
+ * Stage 1, plan: per item its result, record id, event id and event time; the repeats of an
+ * event within the run; no identity work yet. Items that cannot be sent end here, failed or
+ * skipped with their reason.
+ */
+export function planRun(run: RunState<unknown, unknown>, items: DispatchItem[]): Plan {
+	const plan: Plan = { candidates: [], repeats: [] };
+	const firstIndexOfEvent = new Map<string, number>();
+	items.forEach((item, index) => {
+		const result = startResult(run, item);
+		run.results[index] = result;
+		const eventId = eventIdOf(run, item, result);
+		if (eventId === undefined) return;
+		const first = firstIndexOfEvent.get(eventId);
+		if (first !== undefined) {
+			plan.repeats.push({ index, first });
+			return;
+		}
+		firstIndexOfEvent.set(eventId, index);
+		const eventTime = eventTimeOf(run, item, result);
+		if (eventTime === undefined) return;
+		const key = dedupKey(run.prefix, run.adapter.platform, run.destination, eventId, {
+			hashTag: run.hashTag,
+		});
+		plan.candidates.push({ index, item, eventId, eventTime, key });
+	});
+	return plan;
+}
+
+function startResult(run: RunState<unknown, unknown>, item: DispatchItem): ItemResult {
+	return {
+		status: 'failed',
+		platform: run.adapter.platform,
+		destination: run.destination,
+		event_name: item.eventName,
+		match_keys: [],
+		warnings: item.warnings ? [...item.warnings] : [],
+	};
+}
+
+/** The item's event id, or undefined (and the reason on its result) when it has none. */
+function eventIdOf(
+	run: RunState<unknown, unknown>,
+	item: DispatchItem,
+	result: ItemResult,
+): string | undefined {
+	if (item.error) {
+		result.error = item.error;
+		return undefined;
+	}
+	const recordId = readRecordId(item.record?.record_id);
+	if (!recordId) {
+		result.error = MISSING_RECORD_ID;
+		return undefined;
+	}
+	if (!item.eventName) {
+		result.error = 'event name is empty';
+		return undefined;
+	}
+	result.event_id = deriveEventId(run.destination, item.eventName, recordId);
+	return result.event_id;
+}
+
+/** The event time within the platform's window, or undefined (skipped, with the reason). */
+function eventTimeOf(
+	run: RunState<unknown, unknown>,
+	item: DispatchItem,
+	result: ItemResult,
+): number | undefined {
+	const time = resolveEventTime({
+		occurredAt: item.record.occurred_at,
+		windowSeconds: run.adapter.eventWindowSeconds,
+		policy: run.options.eventWindowPolicy,
+		now: run.now,
+	});
+	if (time.warnings.length) result.warnings.push(...time.warnings);
+	if (!time.ok) {
+		result.status = 'skipped';
+		result.error = time.reason;
+		return undefined;
+	}
+	result.event_time = time.unixSeconds;
+	return time.unixSeconds;
+}
+
+/** The last stage for repeats: each reports what happened to its run's first item of the event. */
+export function resolveRepeats(run: RunState<unknown, unknown>, repeats: Repeat[]): void {
+	for (const { index, first } of repeats) {
+		const r = run.results[index];
+		const original = run.results[first];
+		if (original.status === 'sent' || original.status === 'duplicate') {
+			r.status = 'duplicate';
+			r.dedup = 'in_batch';
+			r.warnings.push(`same event as item ${first} of this batch: sent once`);
+		} else {
+			r.status = original.status;
+			r.retryable = original.retryable;
+			r.error =
+				`same event as item ${first} of this batch, which was ${original.status}: ${original.error ?? ''}`.trim();
+		}
+	}
+}

@@ -1,0 +1,87 @@
+import { DEFAULT_CLAIM_TTL_MS, DEFAULT_COMMITTED_TTL_MS, DEFAULT_KEY_PREFIX } from '../dedup/types';
+import {
+	statsBucket,
+	statsKey,
+	STATS_TTL_MS,
+	tallyResults,
+	type StatsIncrements,
+} from '../stats/stats';
+import { Lease } from './lease';
+import type { DispatchItem, DispatchOptions, ItemResult, PlatformAdapter } from './types';
+
+/** An item that has an event id and an event time: it may be claimed, built and sent. */
+export interface Candidate {
+	index: number;
+	item: DispatchItem;
+	eventId: string;
+	eventTime: number;
+	/** Its dedup key. */
+	key: string;
+}
+
+/**
+ * What one dispatch carries from stage to stage (plan → prepare → claim → send → settle): its
+ * options resolved once, and one result per input item, which each stage fills in. Nothing else
+ * is shared between the stages.
+ */
+export interface RunState<Config, Payload> {
+	readonly options: DispatchOptions<Config, Payload>;
+	readonly adapter: PlatformAdapter<Config, Payload>;
+	readonly config: Config;
+	readonly clock: () => number;
+	readonly sleep: (ms: number) => Promise<void>;
+	/** When the run started (event times and the stats bucket are read against it). */
+	readonly now: number;
+	readonly destination: string;
+	readonly prefix: string;
+	/** Redis Cluster: dedup keys carry the destination as a hash tag. */
+	readonly hashTag: boolean;
+	readonly claimTtlMs: number;
+	readonly committedTtlMs: number;
+	/** The run's lease on its claims (with a store): one token, renewed while the run works. */
+	readonly lease?: Lease;
+	/** One per input item, in input order. */
+	readonly results: ItemResult[];
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A run's state before its first stage: options resolved, no results yet. */
+export function startRun<Config, Payload>(
+	options: DispatchOptions<Config, Payload>,
+	itemCount: number,
+): RunState<Config, Payload> {
+	const clock = options.clock ?? Date.now;
+	const claimTtlMs = options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS;
+	return {
+		options,
+		adapter: options.adapter,
+		config: options.config,
+		clock,
+		sleep: options.sleep ?? realSleep,
+		now: clock(),
+		destination: options.adapter.destinationId(options.config),
+		prefix: options.keyPrefix || DEFAULT_KEY_PREFIX,
+		hashTag: Boolean(options.store?.hashTagKeys),
+		claimTtlMs,
+		committedTtlMs: options.committedTtlMs ?? DEFAULT_COMMITTED_TTL_MS,
+		lease: options.store ? new Lease(options.store, claimTtlMs, clock) : undefined,
+		results: new Array<ItemResult>(itemCount),
+	};
+}
+
+/** Counters of some results for the destination's health report (with a store only). */
+export function statsOf(run: RunState<unknown, unknown>, counted: ItemResult[]): StatsIncrements {
+	return {
+		key: statsKey(run.prefix, run.adapter.platform, run.destination, statsBucket(run.now), {
+			hashTag: run.hashTag,
+		}),
+		platform: run.adapter.platform,
+		destination: run.destination,
+		increments: tallyResults(counted),
+		ttlMs: STATS_TTL_MS,
+	};
+}
+
+export const errorMessage = (error: unknown) =>
+	error instanceof Error ? error.message : String(error);

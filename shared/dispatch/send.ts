@@ -1,0 +1,87 @@
+import { WITHHELD } from './isolate';
+import { applyLeaseLoss } from './leaseHooks';
+import { isUnknownOutcome, unknownOutcomeWarning } from './outcome';
+import { errorMessage, type Candidate, type RunState } from './runState';
+import type { SendHooks, SendOutcome } from './types';
+
+/** Lets pending I/O (a request just started, a response that arrived) run between CPU work. */
+const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Stage 4, send: one chunk through the platform's sender (which isolates bad events where the
+ * platform refuses whole batches, see isolate.ts). An adapter that throws or answers for the
+ * wrong number of events fails the chunk, retryable: its events are never marked as sent.
+ */
+export async function sendChunk<Config, Payload>(
+	run: RunState<Config, Payload>,
+	payloads: Payload[],
+	hooks?: SendHooks,
+): Promise<SendOutcome[]> {
+	try {
+		const sending = run.adapter.sendChunk(payloads, run.config, run.options.transport, hooks);
+		// Handled below; this keeps a fast rejection from counting as unhandled meanwhile.
+		sending.catch(() => undefined);
+		// Let the request go out before this thread builds the next batch.
+		await yieldToIo();
+		const outcomes = await sending;
+		if (outcomes.length !== payloads.length) {
+			throw new Error(`got ${outcomes.length} results for ${payloads.length} events`);
+		}
+		return outcomes;
+	} catch (error) {
+		const message = errorMessage(error);
+		return payloads.map(() => ({
+			status: 'failed' as const,
+			error: `${run.adapter.platform}: unexpected error while sending: ${message}`,
+			retryable: true,
+		}));
+	}
+}
+
+/** The keys a settle commits (acknowledged) and releases (not sent). */
+export interface SettlePlan {
+	commit: string[];
+	release: string[];
+}
+
+/**
+ * Writes each event's send outcome on its result and sorts its key: acknowledged events
+ * (`sent`, platform-side `duplicate`) to commit — unless committed already while the sender
+ * split the chunk (`committed`) — and the rest to release. Events withheld because the run lost
+ * their claim say so (applyLeaseLoss).
+ */
+export function applySendOutcomes(
+	run: RunState<unknown, unknown>,
+	chunk: Candidate[],
+	outcomes: SendOutcome[],
+	into: SettlePlan,
+	committed: ReadonlySet<string> = new Set(),
+): void {
+	chunk.forEach((c, i) => {
+		const r = run.results[c.index];
+		const outcome = outcomes[i];
+		if (outcome === WITHHELD) return applyLeaseLoss(run, c, run.lease?.lossOf(c.key), into);
+		if (outcome.response !== undefined) r.response = outcome.response;
+		if (outcome.status === 'sent' || outcome.status === 'duplicate') {
+			r.status = outcome.status;
+			if (outcome.warning) r.warnings.push(outcome.warning);
+			if (!committed.has(c.key)) into.commit.push(c.key);
+			return;
+		}
+		if (outcome.status === 'skipped') {
+			r.status = 'skipped';
+			r.error = outcome.reason;
+		} else {
+			r.status = 'failed';
+			r.error = outcome.error;
+			if (isUnknownOutcome(outcome)) {
+				r.outcome_unknown = true;
+				r.warnings.push(unknownOutcomeWarning(run.adapter.platform));
+			}
+		}
+		r.retryable = outcome.retryable;
+		into.release.push(c.key);
+		// Its claim is freed by the settle (which says so if it cannot).
+		if (r.dedup === 'claimed') r.dedup = 'released';
+	});
+}

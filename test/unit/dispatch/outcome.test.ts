@@ -1,0 +1,61 @@
+import { Transport, type SendOutcome } from '../../../shared';
+import {
+	isUnknownOutcome,
+	RESEND_DEDUP,
+	unknownOutcomeWarning,
+} from '../../../shared/dispatch/outcome';
+import { PLATFORMS } from '../../../shared/types';
+
+/** What the transport says after a request that failed in a given way (its own messages). */
+async function transportFailure(error: { code?: string; message: string }): Promise<SendOutcome> {
+	const transport = new Transport({
+		retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, maxTotalMs: 1_000 },
+		executor: async () => {
+			throw Object.assign(new Error(error.message), { code: error.code });
+		},
+	});
+	const result = await transport.request(
+		{ method: 'POST', url: 'http://127.0.0.1:9/x', body: {} },
+		() => ({ kind: 'ok' }),
+	);
+	if (result.ok) throw new Error('expected a failure');
+	return {
+		status: 'failed',
+		error: `meta: ${result.message}`,
+		retryable: result.failure === 'retryable',
+	};
+}
+
+describe('unknown outcomes', () => {
+	it.each([
+		['a timeout', { code: 'ECONNABORTED', message: 'timeout of 10000ms exceeded' }, true],
+		['a reset connection', { code: 'ECONNRESET', message: 'socket hang up' }, true],
+		[
+			'a refused connection (never sent)',
+			{ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:9' },
+			false,
+		],
+		[
+			'an unknown host (never sent)',
+			{ code: 'ENOTFOUND', message: 'getaddrinfo ENOTFOUND x' },
+			false,
+		],
+	])('after %s, as the transport words it: unknown = %s', async (_label, error, unknown) => {
+		expect(isUnknownOutcome(await transportFailure(error))).toBe(unknown);
+	});
+
+	it('an answered refusal is never unknown', () => {
+		expect(
+			isUnknownOutcome({ status: 'failed', error: 'Meta: Invalid parameter', retryable: false }),
+		).toBe(false);
+		expect(isUnknownOutcome({ status: 'sent' })).toBe(false);
+	});
+
+	it('says per platform whether a resend is safe, and names every platform', () => {
+		expect(Object.keys(RESEND_DEDUP).sort()).toEqual([...PLATFORMS].sort());
+		expect(unknownOutcomeWarning('tiktok')).toMatch(
+			/which is safe: TikTok drops .* within 48 hours$/,
+		);
+		expect(unknownOutcomeWarning('meta')).toMatch(/meta may count it twice: .*\(UNCONFIRMED\)$/);
+	});
+});
