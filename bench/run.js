@@ -38,6 +38,7 @@ const RESULTS = path.join(__dirname, 'results');
 /** Scenario modules, in the order they run. */
 const MODULES = [
 	{ name: 'core', file: path.join(__dirname, 'core.js') },
+	{ name: 'rules', file: path.join(__dirname, 'rules.js') },
 	{ name: 'n8n', file: path.join(__dirname, 'n8n.js') },
 ];
 

@@ -104,4 +104,17 @@ export { DEFAULT_APPROVAL_FIELD, decideSend, validateSendPolicy } from './send-p
 export { buildPreview } from './preview';
 export { emailDomain, FREE_MAIL_DOMAINS, isFreeMailDomain } from './email-domains';
 export { parseRuleDate, parseRuleNumber } from './numbers';
-export { MAX_REGEX_INPUT_LENGTH, MAX_REGEX_PATTERN_LENGTH, REGEX_TIMEOUT_MS } from './regex';
+export { MAX_REGEX_INPUT_LENGTH, MAX_REGEX_PATTERN_LENGTH } from './regex';
+export {
+	CONDITION_UNITS,
+	LEAD_BUDGET_UNITS,
+	MAX_CONDITIONS,
+	MAX_FIELD_DEPTH,
+	MAX_LIST_ITEMS,
+	MAX_PATTERN_LENGTH,
+	MAX_REGEX_CONDITIONS,
+	MAX_VALUE_CHARS,
+	MAX_VALUES_PER_CONDITION,
+	MIN_REGEX_INPUT,
+	VALUE_UNITS,
+} from './budget';

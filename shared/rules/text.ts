@@ -51,8 +51,13 @@ const MAX_QUOTED = 80;
 
 /** A value quoted for a reason line, shortened so one line stays one line. */
 export function quote(text: string): string {
-	const oneLine = text.replace(/[\r\n]+/g, ' ');
-	const short = oneLine.length > MAX_QUOTED ? `${oneLine.slice(0, MAX_QUOTED - 1)}…` : oneLine;
+	// Cut before replacing, so a 1 MB value costs what 100 characters cost.
+	const head = text.length > MAX_QUOTED * 2 ? text.slice(0, MAX_QUOTED * 2) : text;
+	const oneLine = head.replace(/[\r\n]+/g, ' ');
+	const short =
+		oneLine.length > MAX_QUOTED || head.length < text.length
+			? `${oneLine.slice(0, MAX_QUOTED - 1)}…`
+			: oneLine;
 	return JSON.stringify(short);
 }
 
