@@ -45,6 +45,11 @@ function candidates() {
 		attributes: shortVariants[v].attributes,
 	}));
 	const record = (/** @type {object[]} */ pool) => (/** @type {number} */ i) => pool[i % pool.length];
+	const sixBranches = Array.from({ length: 16 }, (_, v) => ({
+		_redacted: true,
+		state: 'partial',
+		attributes: attributes((i) => distinct(v * 100 + i, 'abcdef'.repeat(MAX / 6 + 1).slice(0, MAX))),
+	}));
 	const hostile = variants.map((a) => ({ _redacted: true, state: 'partial', attributes: a }));
 	const shortHostile = shortVariants.map((a) => ({ _redacted: true, state: 'partial', attributes: a }));
 	const arrays = Array.from({ length: 16 }, (_, v) => ({
@@ -91,6 +96,15 @@ function candidates() {
 			record: record(hostile),
 		},
 		{
+			name: `${REGEXES} regexes ^(?:a|b|c|d|e|f)*x (6 branches per step) + ${CONDITIONS - REGEXES} contains, ${MAX}-char values, OR`,
+			combinator: 'or',
+			conditions: [
+				...many((i) => ({ field: fields[i], match_type: 'regex', pattern: `^(?:a|b|c|d|e|f)*x${i}` }), REGEXES),
+				...many((i) => ({ field: fields[REGEXES + i], match_type: 'contains', pattern: `zz${i}` }), CONDITIONS - REGEXES),
+			],
+			record: record(sixBranches),
+		},
+		{
 			name: `${CONDITIONS} in_list / email_domain_in, longest lists allowed, OR`,
 			combinator: 'or',
 			conditions: many((i) =>
@@ -107,9 +121,9 @@ function candidates() {
 			record: record(arrays),
 		},
 		{
-			name: `${REGEXES} regexes with 6 choices ^(?:a?){6}a{6}.*x, 150-char values, OR`,
+			name: `${REGEXES} regexes with 5 choices ^(?:a?){5}a{5}.*x, 150-char values, OR`,
 			combinator: 'or',
-			conditions: many((i) => ({ field: fields[i], match_type: 'regex', pattern: `^(?:a?){6}a{6}.*x${i}` }), REGEXES),
+			conditions: many((i) => ({ field: fields[i], match_type: 'regex', pattern: `^(?:a?){5}a{5}.*x${i}` }), REGEXES),
 			record: record(shortHostile),
 		},
 	];

@@ -14,18 +14,20 @@
  * 2. Cost. k quantifiers that repeat a variable number of times (`*`, `+`, `{2,}`, `{0,5}`,
  *    counted once per repetition of the groups around them) make a backtracking engine try
  *    n^k splits of an n-character value, times n start positions unless the pattern is anchored
- *    with `^`; each two-way choice (`a?`, alternatives that can start alike) doubles that. So
- *    cost(n) = 2^choices × n^max(1, k + (anchored ? 0 : 1)) units (≈ steps).
+ *    with `^`; each two-way choice (`a?`, alternatives that can start alike) doubles that, and
+ *    at each step up to `width` branches are tried (the most alternatives of one group). So
+ *    cost(n) = width × 2^choices × n^max(1, k + (anchored ? 0 : 1)) units (≈ steps).
  * 3. Input cap: a value is tested on its first `inputLimit` characters, the most whose cost
- *    fits one lead's budget (at most MAX_VALUE_CHARS = 10,000; the reason says when a value
- *    was cut): `pricing` or `^https?://[^/]+/pricing` test 10,000 characters, `utm=.*fb` 140,
- *    `^.*a.*b` 140; `.*a.*b` (n³: 26 characters) is refused. Each test charges its cost to the
- *    lead's work counter, so many cheap patterns cannot add up to a stall either.
+ *    fits one lead's budget (at most MAX_VALUE_CHARS = 2,000; the reason says when a value was
+ *    cut): `pricing`, `^a.*b` or `^https?://[^/]+/pricing` test 2,000, `utm=.*fb` 53;
+ *    `a.*b.*c` (n³: 14 characters) is refused. Each test charges its cost to the lead's work
+ *    counter, so many cheap patterns cannot add up to a stall either.
  *
- * Before the analysis, what cannot change whether a pattern matches somewhere is dropped from
- * the compiled form: leading and trailing parts that may match nothing (`.*pricing.*` runs as
- * `pricing`), so the usual "contains" spelling costs what `pricing` costs. Compiled forms are
- * cached (one compile per pattern per process).
+ * Before the cost analysis, what cannot change whether a pattern matches somewhere is dropped
+ * from the compiled form: leading and trailing parts that may match nothing (`.*pricing.*` runs
+ * as `pricing`) and the extra repetitions of a leading or trailing `+` (`a+b` runs as `ab`), so
+ * the usual "contains" spelling costs what `pricing` costs. Refusals (1) are judged on the
+ * pattern as written. Compiled forms are cached (one compile per pattern per process).
  */
 import {
 	CONDITION_UNITS,
@@ -101,10 +103,10 @@ function compileUncached(pattern: string, flags: string): GuardedRegex {
 	return { regex: new RegExp(analysis.essential, flags), problem: null, inputLimit, cost };
 }
 
-/** cost(n) = 2^choices × n^max(1, degree + (anchored ? 0 : 1)). */
+/** cost(n) = width × 2^choices × n^max(1, degree + (anchored ? 0 : 1)). */
 function costOf(analysis: PatternAnalysis): (n: number) => number {
 	const power = Math.max(1, analysis.degree + (analysis.anchored ? 0 : 1));
-	const factor = 2 ** analysis.binaryChoices;
+	const factor = analysis.width * 2 ** analysis.binaryChoices;
 	return (n) => factor * n ** power;
 }
 
@@ -135,7 +137,7 @@ function tooCostly(analysis: PatternAnalysis, inputLimit: number): string {
 			: []),
 		analysis.anchored ? 'anchored with ^' : 'not anchored with ^',
 	];
-	const factor = analysis.binaryChoices > 0 ? `2^${analysis.binaryChoices} × ` : '';
+	const factor = `${analysis.width > 1 ? `${analysis.width} alternatives × ` : ''}${analysis.binaryChoices > 0 ? `2^${analysis.binaryChoices} × ` : ''}`;
 	return (
 		`too much backtracking for one lead's budget: ${parts.join(', ')} cost up to ${factor}n^${power} steps on n characters, ` +
 		`so it could test only ${inputLimit} characters of a value (at least ${MIN_REGEX_INPUT} needed); ` +
@@ -195,6 +197,8 @@ export interface PatternAnalysis {
 	binaryChoices: number;
 	/** Every top-level alternative starts with `^`: one start position instead of n. */
 	anchored: boolean;
+	/** The most alternatives of one group (or of the pattern): branches tried at each step. */
+	width: number;
 	/** The pattern without leading and trailing parts that may match nothing (see above). */
 	essential: string;
 	/** The first group repeated without bound around a choice, as written. */
@@ -216,6 +220,7 @@ export function analyzePattern(pattern: string, flags: string): PatternAnalysis 
 		degree: 0,
 		binaryChoices: 0,
 		anchored,
+		width: widthOf(tree),
 		essential,
 		unboundedChoice: null,
 	};
@@ -262,6 +267,17 @@ function essentialNodes(nodes: RegexNode[]): RegexNode[] {
 		};
 	}
 	return kept;
+}
+
+/** The most alternatives of any group, the pattern's own included. */
+function widthOf(alternatives: RegexNode[][]): number {
+	let width = alternatives.length;
+	for (const nodes of alternatives) {
+		for (const node of nodes) {
+			if (node.alternatives) width = Math.max(width, widthOf(node.alternatives));
+		}
+	}
+	return width;
 }
 
 function sourceOf(node: RegexNode): string {
