@@ -20,7 +20,7 @@ import {
 } from './budget';
 import { isValidPath, readBounded, splitPath } from './path';
 import { compileRuleRegex, testRuleRegex, type GuardedRegex } from './regex';
-import { comparableText, parseList, quote, quoteList, textOf } from './text';
+import { comparableText, parseList, quote, quoteList, textHead, textOf } from './text';
 import {
 	CASE_SENSITIVE_MATCH_TYPES,
 	MATCH_TYPES,
@@ -298,12 +298,19 @@ function examinedValues(compiled: CompiledCondition, read: ReadValues): Values {
 					: MAX_VALUE_CHARS;
 	let units = CONDITION_UNITS + read.visits;
 	let longest = 0;
+	let more = false;
 	const lengths: number[] = [];
 	const texts = read.values.map((value) => {
-		const text = textOf(value) ?? '';
-		lengths.push(text.length);
-		longest = Math.max(longest, text.length);
-		const examined = Math.min(text.length, perValueCap);
+		// ends_with needs the end of a string; an object's JSON is read from its start only.
+		const whole = type === 'ends_with' && typeof value === 'string';
+		const head = whole
+			? { text: value, length: value.length }
+			: textHead(value, MAX_VALUE_CHARS + 64);
+		const text = head.text ?? '';
+		more ||= head.more === true;
+		lengths.push(head.length);
+		longest = Math.max(longest, head.length);
+		const examined = Math.min(head.length, perValueCap);
 		// A regex's cost counts reading the value too (cost(n) ≥ n); parsing an address or a
 		// number costs a few steps per character.
 		units +=
@@ -321,7 +328,7 @@ function examinedValues(compiled: CompiledCondition, read: ReadValues): Values {
 	if (read.cut) notes.push(`examined the first ${read.values.length} values of the field`);
 	if (longest > MAX_VALUE_CHARS && type !== 'regex' && perValueCap === MAX_VALUE_CHARS) {
 		notes.push(
-			`examined the ${type === 'ends_with' ? 'last' : 'first'} ${MAX_VALUE_CHARS} of ${longest} characters`,
+			`examined the ${type === 'ends_with' ? 'last' : 'first'} ${MAX_VALUE_CHARS} of ${longest}${more ? '+' : ''} characters`,
 		);
 	}
 	return { values: read.values, texts, lengths, cutNote: notes.join('; ') || null, units };
@@ -486,7 +493,7 @@ function matchBound(compiled: CompiledCondition, read: Values, pii: boolean): Ou
 
 /** `value is "google"`, or just `"google"`. */
 function describeValue(value: unknown, bare = false): string {
-	const text = textOf(value) ?? '';
+	const text = textHead(value, 200).text ?? '';
 	const shown = typeof value === 'number' || typeof value === 'boolean' ? text : quote(text);
 	return bare ? shown : `value is ${shown}`;
 }

@@ -103,6 +103,18 @@ describe('rule budgets: what one condition examines of a hostile record', () => 
 		expect(checkCondition({ list }, 'list.tag', 'equals', 't50000').passed).toBe(false);
 	});
 
+	it('a field holding a huge object: only the start of its JSON is built and examined', () => {
+		const attributes = { list: Array.from({ length: 1_000_000 }, (_, i) => ({ k: `v${i}` })) };
+		const result = returnsWithin(() =>
+			checkCondition({ attributes }, 'attributes', 'contains', '"k":"v3"'),
+		);
+		expect(result.passed).toBe(true);
+		expect(result.reason).toMatch(/yes \(examined the first 2000 of \d+\+ characters\)$/);
+		// small objects compare as their whole JSON, as before
+		const small = { a: 1, b: [1, undefined], c: { d: new Date(0) } };
+		expect(checkCondition({ small }, 'small', 'equals', JSON.stringify(small)).passed).toBe(true);
+	});
+
 	it('arrays nested 100,000 deep are read without exhausting the stack', () => {
 		let deep: unknown = 'needle';
 		for (let i = 0; i < 100_000; i++) deep = [deep];
