@@ -109,6 +109,8 @@ export const ruleFilterProperties: INodeProperties[] = [
 		typeOptions: { multipleValues: true, sortable: true },
 		placeholder: 'Add Condition',
 		default: {},
+		description:
+			'Up to 10 conditions, 5 of them regexes; each lead gets a bounded amount of rule work (see the rule budgets in the docs)',
 		displayOptions: { show: { sendMode: ['automatic_match'] } },
 		options: [
 			{
