@@ -98,7 +98,7 @@ function compileUncached(pattern: string, flags: string): GuardedRegex {
 	const cost = costOf(analysis);
 	const inputLimit = inputLimitOf(cost);
 	if (inputLimit < MIN_REGEX_INPUT) {
-		return refused(`pattern refused: ${tooCostly(analysis, inputLimit)}`);
+		return refused(`pattern refused: ${tooCostly(analysis, inputLimit, pattern)}`);
 	}
 	return { regex: new RegExp(analysis.essential, flags), problem: null, inputLimit, cost };
 }
@@ -123,7 +123,7 @@ function inputLimitOf(cost: (n: number) => number): number {
 	return low;
 }
 
-function tooCostly(analysis: PatternAnalysis, inputLimit: number): string {
+function tooCostly(analysis: PatternAnalysis, inputLimit: number, pattern: string): string {
 	if (analysis.degree === Infinity) {
 		return `${analysis.unboundedChoice ?? 'a group'} repeats without bound around a choice and can backtrack catastrophically`;
 	}
@@ -141,7 +141,8 @@ function tooCostly(analysis: PatternAnalysis, inputLimit: number): string {
 	return (
 		`too much backtracking for one lead's budget: ${parts.join(', ')} cost up to ${factor}n^${power} steps on n characters, ` +
 		`so it could test only ${inputLimit} characters of a value (at least ${MIN_REGEX_INPUT} needed); ` +
-		'anchor it with ^, use fewer .* / + / ?, or split it into several conditions'
+		'anchor it with ^, use fewer .* / + / ?, or split it into several conditions' +
+		(pattern.split('|').length > 8 ? ' (for many alternatives, In List or Contains)' : '')
 	);
 }
 
@@ -220,7 +221,7 @@ export function analyzePattern(pattern: string, flags: string): PatternAnalysis 
 		degree: 0,
 		binaryChoices: 0,
 		anchored,
-		width: widthOf(tree),
+		width: widthOf(tree, flags),
 		essential,
 		unboundedChoice: null,
 	};
@@ -269,12 +270,16 @@ function essentialNodes(nodes: RegexNode[]): RegexNode[] {
 	return kept;
 }
 
-/** The most alternatives of any group, the pattern's own included. */
-function widthOf(alternatives: RegexNode[][]): number {
-	let width = alternatives.length;
+/**
+ * The most alternatives of any group, the pattern's own included, that cannot start alike
+ * (alternatives that can are counted as choices already).
+ */
+function widthOf(alternatives: RegexNode[][], flags: string): number {
+	let width =
+		alternatives.length > 1 && !alternativesOverlap(alternatives, flags) ? alternatives.length : 1;
 	for (const nodes of alternatives) {
 		for (const node of nodes) {
-			if (node.alternatives) width = Math.max(width, widthOf(node.alternatives));
+			if (node.alternatives) width = Math.max(width, widthOf(node.alternatives, flags));
 		}
 	}
 	return width;
