@@ -116,10 +116,17 @@ export class LeadRuleFilter implements INodeType {
 				return;
 			}
 			const failed = decision.evaluation?.results.filter((r) => !r.passed).map((r) => r.reason);
+			// The rule budget ran out on this lead (shared/rules/budget.ts): not matched, and said so.
+			const overBudget = decision.evaluation?.overBudget;
 			skip.push({
 				json: {
 					...item.json,
-					lead_filter: { send: false, reason: decision.reason, ...(failed?.length ? { failed } : {}) },
+					lead_filter: {
+						send: false,
+						reason: decision.reason,
+						...(failed?.length ? { failed } : {}),
+						...(overBudget ? { over_budget: overBudget } : {}),
+					},
 				},
 				pairedItem: { item: i },
 			});

@@ -1,5 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { CASE_SENSITIVE_MATCH_TYPES, PATTERN_FREE_MATCH_TYPES } from '../../shared';
+import {
+	CASE_SENSITIVE_MATCH_TYPES,
+	MAX_CONDITIONS,
+	MAX_REGEX_CONDITIONS,
+	PATTERN_FREE_MATCH_TYPES,
+} from '../../shared';
 import { optionNameExpression } from '../common/descriptions';
 
 /** What each send mode does, in the words of the canvas subtitle. */
@@ -109,6 +114,7 @@ export const ruleFilterProperties: INodeProperties[] = [
 		typeOptions: { multipleValues: true, sortable: true },
 		placeholder: 'Add Condition',
 		default: {},
+		description: `Up to ${MAX_CONDITIONS} conditions, ${MAX_REGEX_CONDITIONS} of them regexes; each lead gets a bounded amount of rule work (see the rule budgets in the docs)`,
 		displayOptions: { show: { sendMode: ['automatic_match'] } },
 		options: [
 			{

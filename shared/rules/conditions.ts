@@ -7,14 +7,20 @@ import {
 	normalizeDomainItem,
 } from './email-domains';
 import { parseBound, parseRuleDate, parseRuleNumber, type Bound } from './numbers';
-import { isValidPath, readValues, splitPath } from './path';
 import {
-	compileRuleRegex,
-	MAX_REGEX_INPUT_LENGTH,
-	testRuleRegex,
-	type GuardedRegex,
-} from './regex';
-import { comparableText, parseList, quote, quoteList, textOf } from './text';
+	CONDITION_UNITS,
+	LeadBudget,
+	MAX_FIELD_DEPTH,
+	MAX_LIST_ITEMS,
+	MAX_PATTERN_LENGTH,
+	MAX_VALUE_CHARS,
+	MAX_VALUES_PER_CONDITION,
+	overBudgetDetail,
+	VALUE_UNITS,
+} from './budget';
+import { isValidPath, readBounded, splitPath } from './path';
+import { compileRuleRegex, testRuleRegex, type GuardedRegex } from './regex';
+import { comparableText, parseList, quote, quoteList, textHead, textOf } from './text';
 import {
 	CASE_SENSITIVE_MATCH_TYPES,
 	MATCH_TYPES,
@@ -64,6 +70,8 @@ export interface CompiledCondition {
 	bound: Bound | null;
 	regex: GuardedRegex | null;
 	rawPattern: string;
+	/** Results of this condition when a lead's budget ran out, by reason detail (shared). */
+	overBudgetResults: Map<string, ConditionResult>;
 }
 
 const compiledByCondition = new WeakMap<object, CompiledCondition>();
@@ -114,6 +122,7 @@ function compileUncached(condition: RuleCondition): CompiledCondition {
 		bound: null,
 		regex: null,
 		rawPattern,
+		overBudgetResults: new Map(),
 	};
 	const known = KNOWN_MATCH_TYPES.has(matchType);
 	compiled.label = `${field || '(no field)'} ${known ? describeMatch(compiled) : String(matchType)}`;
@@ -121,9 +130,21 @@ function compileUncached(condition: RuleCondition): CompiledCondition {
 	if (field === '') return withProblem(compiled, 'field is empty');
 	if (!isValidPath(field))
 		return withProblem(compiled, `field ${quote(field)} is not a dotted path`);
+	if (compiled.parts.length > MAX_FIELD_DEPTH) {
+		return withProblem(
+			compiled,
+			`field has ${compiled.parts.length} parts; at most ${MAX_FIELD_DEPTH} are allowed`,
+		);
+	}
 	if (!known) return withProblem(compiled, `unknown match type ${quote(String(matchType))}`);
 	if (PATTERN_FREE.has(matchType)) return compiled;
 	if (rawPattern === '') return withProblem(compiled, 'pattern is required');
+	if (matchType !== 'regex' && rawPattern.length > MAX_PATTERN_LENGTH) {
+		return withProblem(
+			compiled,
+			`pattern is ${rawPattern.length} characters long; at most ${MAX_PATTERN_LENGTH} are allowed`,
+		);
+	}
 	switch (matchType) {
 		case 'regex':
 			compiled.regex = compileRuleRegex(rawPattern, caseSensitive);
@@ -150,6 +171,12 @@ function compileUncached(condition: RuleCondition): CompiledCondition {
 	}
 	if (LIST_TYPES.has(matchType) && compiled.items.length === 0) {
 		return withProblem(compiled, 'pattern has no list items');
+	}
+	if (compiled.items.length > MAX_LIST_ITEMS) {
+		return withProblem(
+			compiled,
+			`pattern has ${compiled.items.length} list items; at most ${MAX_LIST_ITEMS} are allowed`,
+		);
 	}
 	return compiled;
 }
@@ -191,11 +218,35 @@ interface Outcome {
 	detail: string | null;
 }
 
-/** Evaluates a compiled condition against a record. */
+/** The values a condition looks at, as read, with their text (cut to MAX_VALUE_CHARS). */
+interface Values {
+	values: unknown[];
+	/** Text of each value: the first MAX_VALUE_CHARS characters (ends_with: the last). */
+	texts: string[];
+	/** Set when values or characters were left out: `examined the first 20 values`. */
+	cutNote: string | null;
+	/** Length of each value's whole text. */
+	lengths: number[];
+	/** Units the condition costs on these values (budget.ts). */
+	units: number;
+}
+
+/** Longest text read as an email address (RFC 5321 paths are at most 256 octets). */
+const MAX_EMAIL_CHARS = 320;
+/** Longest text read as a number or a date. */
+const MAX_BOUND_CHARS = 100;
+/** Units per character of reading an address or a number (measured: a few regex steps each). */
+const PARSE_UNITS_PER_CHAR = 8;
+
+/**
+ * Evaluates a compiled condition against a record, charging its work to the lead's budget
+ * (budget.ts). A condition the budget cannot pay for is not evaluated and fails.
+ */
 export function evaluateCompiled(
 	compiled: CompiledCondition,
 	record: object,
 	index: number,
+	budget: LeadBudget = new LeadBudget(),
 ): ConditionResult {
 	const result = (passed: boolean, detail: string | null, evaluable = true): ConditionResult => ({
 		index,
@@ -204,54 +255,131 @@ export function evaluateCompiled(
 		reason: `${compiled.label}: ${evaluable ? (passed ? 'yes' : 'no') : 'not evaluable'}${detail ? ` (${detail})` : ''}`,
 		evaluable,
 	});
-	if (compiled.problem) return result(false, compiled.problem);
+	// The same few results for every lead the budget ran out on: built once per condition.
+	const overBudget = (): ConditionResult => {
+		const detail = overBudgetDetail(budget);
+		const cached = compiled.overBudgetResults.get(detail);
+		if (cached && cached.index === index) return cached;
+		const fresh: ConditionResult = { ...result(false, detail), overBudget: true };
+		compiled.overBudgetResults.set(detail, fresh);
+		return fresh;
+	};
+	if (budget.exhaustedAt !== null) return overBudget();
+	if (compiled.problem) {
+		budget.charge(CONDITION_UNITS, index);
+		return result(false, compiled.problem);
+	}
 	const read = readConditionValues(compiled, record);
-	if ('notEvaluable' in read) return result(false, read.notEvaluable, false);
-	const { values } = read;
-	if (values.length === 0) {
+	if ('notEvaluable' in read) {
+		return budget.charge(CONDITION_UNITS + read.visits, index)
+			? result(false, read.notEvaluable, false)
+			: overBudget();
+	}
+	const values = examinedValues(compiled, read);
+	if (!budget.charge(values.units, index)) return overBudget();
+	if (values.values.length === 0) {
 		return result(PASS_WHEN_MISSING.has(compiled.matchType), 'field is missing');
 	}
 	const outcome = match(compiled, values, PII_FIELDS.has(compiled.field));
-	return result(outcome.passed, outcome.detail);
+	const detail = [outcome.detail, values.cutNote].filter(Boolean).join('; ');
+	return result(outcome.passed, detail || null);
+}
+
+/** The values' texts, cut to what is examined, and what examining them costs. */
+function examinedValues(compiled: CompiledCondition, read: ReadValues): Values {
+	const type = compiled.matchType;
+	const perValueCap =
+		type === 'regex'
+			? (compiled.regex as GuardedRegex).inputLimit
+			: EMAIL_DOMAIN_TYPES.has(type)
+				? MAX_EMAIL_CHARS
+				: type === 'greater_than' || type === 'less_than'
+					? MAX_BOUND_CHARS
+					: MAX_VALUE_CHARS;
+	let units = CONDITION_UNITS + read.visits;
+	let longest = 0;
+	let more = false;
+	const lengths: number[] = [];
+	const texts = read.values.map((value) => {
+		// ends_with needs the end of a string; an object's JSON is read from its start only.
+		const whole = type === 'ends_with' && typeof value === 'string';
+		const head = whole
+			? { text: value, length: value.length }
+			: textHead(value, MAX_VALUE_CHARS + 64);
+		const text = head.text ?? '';
+		more ||= head.more === true;
+		lengths.push(head.length);
+		longest = Math.max(longest, head.length);
+		const examined = Math.min(head.length, perValueCap);
+		// A regex's cost counts reading the value too (cost(n) ≥ n); parsing an address or a
+		// number costs a few steps per character.
+		units +=
+			VALUE_UNITS +
+			(type === 'regex'
+				? (compiled.regex as GuardedRegex).cost(examined)
+				: perValueCap === MAX_VALUE_CHARS
+					? examined
+					: examined * PARSE_UNITS_PER_CHAR);
+		if (type === 'email_domain_in') units += compiled.items.length;
+		if (text.length <= MAX_VALUE_CHARS) return text;
+		return type === 'ends_with' ? text.slice(-MAX_VALUE_CHARS) : text.slice(0, MAX_VALUE_CHARS);
+	});
+	const notes: string[] = [];
+	if (read.cut) notes.push(`examined the first ${read.values.length} values of the field`);
+	if (longest > MAX_VALUE_CHARS && type !== 'regex' && perValueCap === MAX_VALUE_CHARS) {
+		notes.push(
+			`examined the ${type === 'ends_with' ? 'last' : 'first'} ${MAX_VALUE_CHARS} of ${longest}${more ? '+' : ''} characters`,
+		);
+	}
+	return { values: read.values, texts, lengths, cutNote: notes.join('; ') || null, units };
+}
+
+interface ReadValues {
+	values: unknown[];
+	visits: number;
+	cut: boolean;
 }
 
 /**
- * The values a condition looks at. Email-domain types on contact.email fall back to
- * contact.email_domain (what the capture log keeps). On a redacted record (`_redacted: true`),
- * PII fields are absent on purpose: exists / not_exists answer from the markers the log keeps
- * (contact.email_domain for the email, contact.has_<field> such as has_phone), every other
- * type is not evaluable.
+ * The values a condition looks at (at most MAX_VALUES_PER_CONDITION). Email-domain types on
+ * contact.email fall back to contact.email_domain (what the capture log keeps). On a redacted
+ * record (`_redacted: true`), PII fields are absent on purpose: exists / not_exists answer from
+ * the markers the log keeps (contact.email_domain for the email, contact.has_<field> such as
+ * has_phone), every other type is not evaluable.
  */
 function readConditionValues(
 	compiled: CompiledCondition,
 	record: object,
-): { values: unknown[] } | { notEvaluable: string } {
+): ReadValues | { notEvaluable: string; visits: number } {
+	const read = (parts: readonly string[]) => readBounded(record, parts, MAX_VALUES_PER_CONDITION);
 	if (EMAIL_DOMAIN_TYPES.has(compiled.matchType) && compiled.field === 'contact.email') {
-		const values = readValues(record, compiled.parts);
-		if (values.length > 0) return { values };
+		const direct = read(compiled.parts);
+		if (direct.values.length > 0) return direct;
+		const fallback = read(['contact', 'email_domain']);
 		return {
-			values: readValues(record, ['contact', 'email_domain']).filter((v) => typeof v === 'string'),
+			...fallback,
+			values: fallback.values.filter((v) => typeof v === 'string'),
+			visits: fallback.visits + direct.visits,
 		};
 	}
 	const piiNoun = PII_FIELDS.get(compiled.field);
 	if (piiNoun === undefined || (record as { _redacted?: unknown })._redacted !== true) {
-		return { values: readValues(record, compiled.parts) };
+		return read(compiled.parts);
 	}
 	if (compiled.matchType === 'exists' || compiled.matchType === 'not_exists') {
 		const leaf = compiled.parts[1];
-		const marker = readValues(record, ['contact', `has_${leaf}`]).find(
-			(v) => typeof v === 'boolean',
-		);
-		if (marker !== undefined) return { values: marker ? [true] : [] };
-		if (leaf === 'email') return { values: readValues(record, ['contact', 'email_domain']) };
-		if (leaf === 'phone') return { values: [] };
+		const markers = read(['contact', `has_${leaf}`]);
+		const marker = markers.values.find((v) => typeof v === 'boolean');
+		if (marker !== undefined) return { ...markers, values: marker ? [true] : [] };
+		if (leaf === 'email') return read(['contact', 'email_domain']);
+		if (leaf === 'phone') return { values: [], visits: markers.visits, cut: false };
 	}
-	return { notEvaluable: `the capture log keeps no raw ${piiNoun}` };
+	return { notEvaluable: `the capture log keeps no raw ${piiNoun}`, visits: 1 };
 }
 
-function match(compiled: CompiledCondition, values: unknown[], pii: boolean): Outcome {
-	const texts = () =>
-		values.map((value) => comparableText(textOf(value) ?? '', compiled.caseSensitive));
+function match(compiled: CompiledCondition, read: Values, pii: boolean): Outcome {
+	const { values } = read;
+	const texts = () => read.texts.map((text) => comparableText(text, compiled.caseSensitive));
 	const shown = (value: unknown) => (pii ? null : describeValue(value));
 	// `hit` is the index of the first value that matches, -1 for none.
 	const positive = (hit: number, negated: boolean): Outcome => {
@@ -297,32 +425,27 @@ function match(compiled: CompiledCondition, values: unknown[], pii: boolean): Ou
 		case 'not_exists':
 			return { passed: false, detail: pii ? 'it has a value' : describeValue(values[0]) };
 		case 'regex':
-			return matchRegex(compiled, values, pii);
+			return matchRegex(compiled, read, pii);
 		case 'email_domain_in':
 		case 'is_work_email':
-			return matchEmailDomain(compiled, values);
+			return matchEmailDomain(compiled, read);
 		case 'greater_than':
 		case 'less_than':
-			return matchBound(compiled, values, pii);
+			return matchBound(compiled, read, pii);
 	}
 }
 
-function matchRegex(compiled: CompiledCondition, values: unknown[], pii: boolean): Outcome {
+function matchRegex(compiled: CompiledCondition, read: Values, pii: boolean): Outcome {
+	const guarded = compiled.regex as GuardedRegex;
 	let note: string | null = null;
-	for (const value of values) {
-		const raw = textOf(value) ?? '';
+	for (const [i, raw] of read.texts.entries()) {
 		// Normalize only a little more than what is tested: a 1 MB value costs no more than 10 KB.
-		const head =
-			raw.length > MAX_REGEX_INPUT_LENGTH + 64 ? raw.slice(0, MAX_REGEX_INPUT_LENGTH + 64) : raw;
-		const tested = testRuleRegex(
-			compiled.regex as GuardedRegex,
-			comparableText(head, true),
-			raw.length,
-		);
+		const head = raw.length > guarded.inputLimit + 64 ? raw.slice(0, guarded.inputLimit + 64) : raw;
+		const tested = testRuleRegex(guarded, comparableText(head, true), read.lengths[i]);
 		note ??= tested.note;
 		if (tested.matched) return { passed: true, detail: tested.note };
 	}
-	return { passed: false, detail: note ?? (pii ? null : describeValues(values)) };
+	return { passed: false, detail: note ?? (pii ? null : describeValues(read.values)) };
 }
 
 /** The domain of an address, or the value itself when it is a bare domain (contact.email_domain). */
@@ -332,8 +455,10 @@ function domainOf(value: unknown): string | null {
 	return typeof value === 'string' && !value.includes('@') ? bareDomain(value) : null;
 }
 
-function matchEmailDomain(compiled: CompiledCondition, values: unknown[]): Outcome {
-	const domains = values.map(domainOf).filter((d): d is string => d !== null);
+function matchEmailDomain(compiled: CompiledCondition, read: Values): Outcome {
+	const domains = read.values
+		.map((value, i) => (read.texts[i].length > MAX_EMAIL_CHARS ? null : domainOf(value)))
+		.filter((d): d is string => d !== null);
 	if (domains.length === 0) return { passed: false, detail: 'not an email address' };
 	if (compiled.matchType === 'email_domain_in') {
 		return domains.some((d) => domainInList(d, compiled.items))
@@ -345,11 +470,14 @@ function matchEmailDomain(compiled: CompiledCondition, values: unknown[]): Outco
 		: { passed: false, detail: `${domains[0]} is a free-mail domain` };
 }
 
-function matchBound(compiled: CompiledCondition, values: unknown[], pii: boolean): Outcome {
+function matchBound(compiled: CompiledCondition, read: Values, pii: boolean): Outcome {
+	const { values } = read;
 	const bound = compiled.bound as Bound;
 	const parse = bound.kind === 'number' ? parseRuleNumber : parseRuleDate;
 	const greater = compiled.matchType === 'greater_than';
-	const parsed = values.map(parse);
+	const parsed = values.map((value, i) =>
+		read.texts[i].length > MAX_BOUND_CHARS ? null : parse(value),
+	);
 	if (parsed.some((n) => n !== null && (greater ? n > bound.value : n < bound.value))) {
 		return { passed: true, detail: null };
 	}
@@ -365,7 +493,7 @@ function matchBound(compiled: CompiledCondition, values: unknown[], pii: boolean
 
 /** `value is "google"`, or just `"google"`. */
 function describeValue(value: unknown, bare = false): string {
-	const text = textOf(value) ?? '';
+	const text = textHead(value, 200).text ?? '';
 	const shown = typeof value === 'number' || typeof value === 'boolean' ? text : quote(text);
 	return bare ? shown : `value is ${shown}`;
 }

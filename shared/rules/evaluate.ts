@@ -1,3 +1,4 @@
+import { LeadBudget, overBudgetDetail } from './budget';
 import { compileCondition, evaluateCompiled } from './conditions';
 import type { ConditionResult, RuleEvaluation, RuleSet } from './types';
 
@@ -9,15 +10,28 @@ export function combinatorOf(ruleSet: RuleSet): 'and' | 'or' {
 
 /**
  * Evaluates every condition of a rule set against a record (all of them, not just up to the
- * first decisive one, so the reasons and the preview's per-condition counts are complete).
+ * first decisive one, so the reasons and the preview's per-condition counts are complete),
+ * within one lead's rule budget (budget.ts): when it runs out, the remaining conditions fail
+ * unevaluated and `overBudget` says where.
  */
 export function evaluateRules(ruleSet: RuleSet, record: object): RuleEvaluation {
 	const conditions = Array.isArray(ruleSet?.conditions) ? ruleSet.conditions : [];
 	const target = typeof record === 'object' && record !== null ? record : {};
+	const budget = new LeadBudget();
 	const results = conditions.map((condition, index) =>
-		evaluateCompiled(compileCondition(condition), target, index),
+		evaluateCompiled(compileCondition(condition), target, index, budget),
 	);
-	return combinatorOf(ruleSet) === 'or' ? combineOr(results) : combineAnd(results);
+	const evaluation = combinatorOf(ruleSet) === 'or' ? combineOr(results) : combineAnd(results);
+	if (budget.exhaustedAt === null) return evaluation;
+	const overBudget = `${overBudgetDetail(budget)}; conditions ${budget.exhaustedAt + 1} to ${results.length} were not evaluated`;
+	return {
+		...evaluation,
+		overBudget,
+		reason:
+			evaluation.matched || evaluation.reason.includes('rule budget')
+				? evaluation.reason
+				: `${evaluation.reason} (${overBudget})`,
+	};
 }
 
 function combineAnd(results: ConditionResult[]): RuleEvaluation {

@@ -29,10 +29,11 @@
  *   regex                        JavaScript RegExp, flags `u`, plus `i` unless case_sensitive;
  *                                write the pattern without /slashes/. Refused: patterns over
  *                                500 characters, backreferences, nested quantifiers ((a+)+,
- *                                (.*a){20}, (\w+\s?)*) and overlapping alternatives under a
- *                                quantifier ((a|aa)+). Only a value's first 10,000 characters
- *                                are tested (the reason says so); a test that runs longer than
- *                                50 ms gives up and fails (see regex.ts).
+ *                                (.*a){20}, (\w+\s?)*), overlapping alternatives under a
+ *                                quantifier ((a|aa)+) and patterns too costly for one lead's
+ *                                budget (a.*b.*c). A value is tested on as many characters as
+ *                                the pattern's worst case allows, at most 2,000 (the reason
+ *                                says when it was cut; see regex.ts).
  *   exists / not_exists          the field has a value / has none; the pattern is ignored
  *   in_list / not_in_list        equals one of the items / none of them
  *   email_domain_in              the email's domain is an item or a subdomain of one
@@ -58,7 +59,13 @@
  * Every condition is evaluated (no short-circuit), so every result has a reason.
  *
  * Invalid conditions (validateRuleSet lists them: unknown match type, missing pattern, a regex
- * that does not compile or is refused, a non-numeric bound, an empty list) fail every record.
+ * that does not compile or is refused, a non-numeric bound, an empty list, a limit of budget.ts
+ * exceeded) fail every record.
+ *
+ * BUDGETS (budget.ts). At most 10 conditions (5 regexes), patterns of 2,000 characters (regex:
+ * 500), lists of 250 items, paths of 10 parts; per lead, the first 2,000 characters of a value
+ * (ends_with: the last), the first 20 values of a field, and 3,000 units of work. When a lead's
+ * budget runs out, the remaining conditions are not evaluated and fail (`overBudget`).
  *
  * Redacted records (the capture log's entries carry `_redacted: true` and no raw email, phone
  * or name). email_domain_in and is_work_email on contact.email read contact.email_domain when
@@ -104,4 +111,17 @@ export { DEFAULT_APPROVAL_FIELD, decideSend, validateSendPolicy } from './send-p
 export { buildPreview } from './preview';
 export { emailDomain, FREE_MAIL_DOMAINS, isFreeMailDomain } from './email-domains';
 export { parseRuleDate, parseRuleNumber } from './numbers';
-export { MAX_REGEX_INPUT_LENGTH, MAX_REGEX_PATTERN_LENGTH, REGEX_TIMEOUT_MS } from './regex';
+export { MAX_REGEX_INPUT_LENGTH, MAX_REGEX_PATTERN_LENGTH } from './regex';
+export {
+	CONDITION_UNITS,
+	LEAD_BUDGET_UNITS,
+	MAX_CONDITIONS,
+	MAX_FIELD_DEPTH,
+	MAX_LIST_ITEMS,
+	MAX_PATTERN_LENGTH,
+	MAX_REGEX_CONDITIONS,
+	MAX_VALUE_CHARS,
+	MAX_VALUES_PER_CONDITION,
+	MIN_REGEX_INPUT,
+	VALUE_UNITS,
+} from './budget';

@@ -20,6 +20,19 @@ export function isMissing(value: unknown): boolean {
 	);
 }
 
+/** Nodes a read visits at most (elements and properties along the path). */
+export const MAX_READ_VISITS = 200;
+/** Arrays nested in arrays are expanded this deep at most. */
+const MAX_ARRAY_NESTING = 8;
+
+export interface ReadResult {
+	values: unknown[];
+	/** Nodes visited: the work of the read. */
+	visits: number;
+	/** True when values were left out (more than `maxValues`, or the visit cap was reached). */
+	cut: boolean;
+}
+
 /**
  * Every present value at `parts` in `record`. Arrays along the way or at the end are expanded
  * (a list of contacts, a multi-value email field), so a condition can pass when any element
@@ -27,27 +40,59 @@ export function isMissing(value: unknown): boolean {
  * An empty result means the field is missing.
  */
 export function readValues(record: unknown, parts: readonly string[]): unknown[] {
-	const out: unknown[] = [];
-	collect(record, parts, 0, out);
-	return out;
+	return readBounded(record, parts, Infinity).values;
 }
 
-function collect(node: unknown, parts: readonly string[], depth: number, out: unknown[]): void {
+/**
+ * readValues with bounds: at most `maxValues` values, MAX_READ_VISITS nodes visited and arrays
+ * nested MAX_ARRAY_NESTING deep, so a hostile record (a field with a million elements, arrays
+ * nested ten thousand deep) costs a read no more than a normal one.
+ */
+export function readBounded(
+	record: unknown,
+	parts: readonly string[],
+	maxValues: number,
+): ReadResult {
+	const read: ReadResult = { values: [], visits: 0, cut: false };
+	collect(record, parts, 0, 0, read, maxValues);
+	return read;
+}
+
+function collect(
+	node: unknown,
+	parts: readonly string[],
+	depth: number,
+	nesting: number,
+	read: ReadResult,
+	maxValues: number,
+): void {
+	if (read.visits >= MAX_READ_VISITS || read.values.length >= maxValues) {
+		read.cut = true;
+		return;
+	}
+	read.visits += 1;
 	if (Array.isArray(node)) {
-		for (const element of node) collect(element, parts, depth, out);
+		if (nesting >= MAX_ARRAY_NESTING) {
+			read.cut = true;
+			return;
+		}
+		for (const element of node) {
+			collect(element, parts, depth, nesting + 1, read, maxValues);
+			if (read.cut) return;
+		}
 		return;
 	}
 	if (depth === parts.length) {
-		if (!isMissing(node)) out.push(node);
+		if (!isMissing(node)) read.values.push(node);
 		return;
 	}
 	if (typeof node !== 'object' || node === null) return;
 	const part = parts[depth];
 	if (!hasOwn.call(node, part)) return;
-	collect((node as Record<string, unknown>)[part], parts, depth + 1, out);
+	collect((node as Record<string, unknown>)[part], parts, depth + 1, 0, read, maxValues);
 }
 
 /** The first present value at a dotted path, or undefined. */
 export function readFirstValue(record: unknown, path: string): unknown {
-	return readValues(record, splitPath(path))[0];
+	return readBounded(record, splitPath(path), 1).values[0];
 }

@@ -2,6 +2,7 @@
  * The rule preview: what a send policy would have done with the last days of captures. It runs
  * decideSend — the live filter's own code path — on every capture-log entry in the window.
  */
+import { LEAD_BUDGET_UNITS } from './budget';
 import { decideSend } from './send-policy';
 import type {
 	PreviewConditionCount,
@@ -45,12 +46,14 @@ export function buildPreview(
 		passed: 0,
 		failed: 0,
 		not_evaluable: 0,
+		over_budget: 0,
 	}));
 	const matches: PreviewExample[] = [];
 	const misses: PreviewExample[] = [];
 	let matched = 0;
 	let evaluated = 0;
 	let entriesNotEvaluable = 0;
+	let entriesOverBudget = 0;
 
 	for (const entry of inWindow) {
 		const decision = decideSend(policy, entry.record);
@@ -67,9 +70,11 @@ export function buildPreview(
 		const results = decision.evaluation?.results;
 		if (!results) continue;
 		evaluated += 1;
+		if (decision.evaluation?.overBudget) entriesOverBudget += 1;
 		let anyNotEvaluable = false;
 		for (const result of results) {
 			const count = conditions[result.index];
+			if (result.overBudget) count.over_budget += 1;
 			if (!result.evaluable) {
 				count.not_evaluable += 1;
 				anyNotEvaluable = true;
@@ -93,7 +98,23 @@ export function buildPreview(
 	if (entriesNotEvaluable > 0) {
 		report.not_evaluable_note = notEvaluableNote(conditions, entriesNotEvaluable, evaluated);
 	}
+	if (entriesOverBudget > 0) {
+		report.over_budget_note = overBudgetNote(conditions, entriesOverBudget, evaluated);
+	}
 	return report;
+}
+
+function overBudgetNote(
+	conditions: PreviewConditionCount[],
+	entries: number,
+	evaluated: number,
+): string {
+	const first = conditions.find((c) => c.over_budget > 0);
+	return (
+		`${entries} of ${evaluated} captures ran out of the rule budget of ${LEAD_BUDGET_UNITS.toLocaleString('en-US')} units per lead` +
+		`${first ? ` (from condition ${first.index + 1} on)` : ''}: the conditions after that point count as failed, as they do in the live filter. ` +
+		'Long values or costly regexes use the budget up: put cheap conditions first, anchor regexes with ^, or test shorter fields.'
+	);
 }
 
 function notEvaluableNote(

@@ -1,50 +1,64 @@
 /**
  * The regex match type, guarded. JavaScript regexes backtrack, and a rule runs on text from
  * public webhooks and browser captures, so a careless pattern on a hostile value could stall
- * the n8n process. Three layers keep that from happening:
+ * the n8n process. Every pattern gets a worst-case cost from a static analysis, and the rule
+ * budgets (budget.ts) bound it:
  *
  * 1. Refused patterns (validateRuleSet and evaluation say why): longer than 500 characters;
  *    backreferences; nested quantifiers — a repeated group that itself holds an unbounded
  *    quantifier: (a+)+, (a*)*, (a+)*, (a{2,})+, ([a-z]+)*, (\w+\s?)*, (.*a){20} — the classic
- *    exponential family; and alternatives under an unbounded quantifier whose branches can
- *    start with the same character: (a|aa)+, (\w|\d)*.
- * 2. Input cap: only the first 10,000 characters of a value are tested (the reason says so).
- * 3. A time budget for what static checks cannot rule out: sequences like `.*a.*b` are
- *    polynomial (n³ for two such quantifiers), harmless on a URL but not on 10,000 characters.
- *    A pattern with k unbounded quantifiers runs directly on values up to 10⁷^(1/(k+1))
- *    characters (k=0: any; k=1: 3,162; k=2: 215), where even the worst case is a few
- *    milliseconds; longer values run in a node:vm context with a 50 ms timeout. Two-way choices
- *    (`a?`, alternatives that can start alike) double the work each, and repetition multiplies
- *    what a group holds: (a?){30}a{30} is exponential with no unbounded quantifier at all, and so
- *    is a group repeated without bound around any choice ((a?a?)+, (a{0,2})+). Such patterns
- *    run under the time budget on all but the shortest values. A value that
- *    times out fails the condition, and the pattern then fails at once for values at least that
- *    long, so a preview over many long values stays fast.
+ *    exponential family; alternatives under an unbounded quantifier whose branches can start
+ *    with the same character: (a|aa)+, (\w|\d)*; a group repeated without bound around any
+ *    choice: (a?a?)+, (a{0,2})+; and patterns whose worst case does not fit one lead's budget
+ *    on MIN_REGEX_INPUT characters (below).
+ * 2. Cost. k quantifiers that repeat a variable number of times (`*`, `+`, `{2,}`, `{0,5}`,
+ *    counted once per repetition of the groups around them) make a backtracking engine try
+ *    n^k splits of an n-character value, times n start positions unless the pattern is anchored
+ *    with `^`; each two-way choice (`a?`, alternatives that can start alike) doubles that, and
+ *    at each step up to `width` branches are tried (the most alternatives of one group). So
+ *    cost(n) = width × 2^choices × n^max(1, k + (anchored ? 0 : 1)) units (≈ steps).
+ * 3. Input cap: a value is tested on its first `inputLimit` characters, the most whose cost
+ *    fits one lead's budget (at most MAX_VALUE_CHARS = 2,000; the reason says when a value was
+ *    cut): `pricing`, `^a.*b` or `^https?://[^/]+/pricing` test 2,000, `utm=.*fb` 53;
+ *    `a.*b.*c` (n³: 14 characters) is refused. Each test charges its cost to the lead's work
+ *    counter, so many cheap patterns cannot add up to a stall either.
+ *
+ * Before the cost analysis, what cannot change whether a pattern matches somewhere is dropped
+ * from the compiled form: leading and trailing parts that may match nothing (`.*pricing.*` runs
+ * as `pricing`) and the extra repetitions of a leading or trailing `+` (`a+b` runs as `ab`), so
+ * the usual "contains" spelling costs what `pricing` costs. Refusals (1) are judged on the
+ * pattern as written. Compiled forms are cached (one compile per pattern per process).
  */
-import { createContext, Script } from 'node:vm';
+import {
+	CONDITION_UNITS,
+	LEAD_BUDGET_UNITS,
+	MAX_FIELD_DEPTH,
+	MAX_VALUE_CHARS,
+	MIN_REGEX_INPUT,
+	VALUE_UNITS,
+} from './budget';
 
 export const MAX_REGEX_PATTERN_LENGTH = 500;
-export const MAX_REGEX_INPUT_LENGTH = 10_000;
-export const REGEX_TIMEOUT_MS = 50;
-const DIRECT_STEP_BUDGET = 1e7;
+/** The most characters of a value any pattern tests (a pattern's own cap may be lower). */
+export const MAX_REGEX_INPUT_LENGTH = MAX_VALUE_CHARS;
+/** What one test may cost: one lead's budget less the condition's, the value's and the read's units. */
+const TEST_UNITS = LEAD_BUDGET_UNITS - CONDITION_UNITS - VALUE_UNITS - (MAX_FIELD_DEPTH + 1);
 const CACHE_LIMIT = 256;
 
 export interface GuardedRegex {
 	regex: RegExp | null;
 	/** Why the pattern does not compile or is refused; null when usable. */
 	problem: string | null;
-	/** Values up to this length are tested directly; longer ones under the time budget. */
-	directLimit: number;
-	/** Length of the shortest value that exceeded the time budget (Infinity: none yet). */
-	slowAt: number;
+	/** Characters of a value tested: the most whose worst case fits one lead's budget. */
+	inputLimit: number;
+	/** Worst-case units of one test on `n` characters. */
+	cost: (n: number) => number;
 }
 
 export interface RegexTestResult {
 	matched: boolean;
-	/** Set when the value was not tested whole (cap) or the test gave up (time budget). */
+	/** Set when the value was not tested whole (the pattern's input cap). */
 	note: string | null;
-	/** True when the test gave up: the condition fails whatever the pattern. */
-	gaveUp: boolean;
 }
 
 const cache = new Map<string, GuardedRegex>();
@@ -65,96 +79,94 @@ function compileUncached(pattern: string, flags: string): GuardedRegex {
 	const refused = (problem: string): GuardedRegex => ({
 		regex: null,
 		problem,
-		directLimit: 0,
-		slowAt: Infinity,
+		inputLimit: 0,
+		cost: () => 0,
 	});
 	if (pattern.length > MAX_REGEX_PATTERN_LENGTH) {
 		return refused(
 			`pattern refused: longer than ${MAX_REGEX_PATTERN_LENGTH} characters (${pattern.length})`,
 		);
 	}
-	let regex: RegExp;
 	try {
-		regex = new RegExp(pattern, flags);
+		new RegExp(pattern, flags);
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
 		return refused(`pattern does not compile: ${message}`);
 	}
 	const analysis = analyzePattern(pattern, flags);
 	if (analysis.problem) return refused(`pattern refused: ${analysis.problem}`);
-	return {
-		regex,
-		problem: null,
-		directLimit: Math.floor(
-			(DIRECT_STEP_BUDGET / 2 ** analysis.binaryChoices) ** (1 / (analysis.degree + 1)),
-		),
-		slowAt: Infinity,
-	};
+	const cost = costOf(analysis);
+	const inputLimit = inputLimitOf(cost);
+	if (inputLimit < MIN_REGEX_INPUT) {
+		return refused(`pattern refused: ${tooCostly(analysis, inputLimit, pattern)}`);
+	}
+	return { regex: new RegExp(analysis.essential, flags), problem: null, inputLimit, cost };
 }
 
-/** Tests the first MAX_REGEX_INPUT_LENGTH characters of an already normalized value. */
+/** cost(n) = width × 2^choices × n^max(1, degree + (anchored ? 0 : 1)). */
+function costOf(analysis: PatternAnalysis): (n: number) => number {
+	const power = Math.max(1, analysis.degree + (analysis.anchored ? 0 : 1));
+	const factor = analysis.width * 2 ** analysis.binaryChoices;
+	return (n) => factor * n ** power;
+}
+
+/** The most characters (≤ MAX_VALUE_CHARS) whose worst case fits TEST_UNITS. */
+function inputLimitOf(cost: (n: number) => number): number {
+	if (cost(MAX_VALUE_CHARS) <= TEST_UNITS) return MAX_VALUE_CHARS;
+	let low = 0;
+	let high = MAX_VALUE_CHARS;
+	while (low < high) {
+		const mid = Math.ceil((low + high) / 2);
+		if (cost(mid) <= TEST_UNITS) low = mid;
+		else high = mid - 1;
+	}
+	return low;
+}
+
+function tooCostly(analysis: PatternAnalysis, inputLimit: number, pattern: string): string {
+	if (analysis.degree === Infinity) {
+		return `${analysis.unboundedChoice ?? 'a group'} repeats without bound around a choice and can backtrack catastrophically`;
+	}
+	const power = Math.max(1, analysis.degree + (analysis.anchored ? 0 : 1));
+	const parts = [
+		`${analysis.degree} variable-length quantifier${analysis.degree === 1 ? '' : 's'} (*, +, {m,n})`,
+		...(analysis.binaryChoices > 0
+			? [
+					`${analysis.binaryChoices} optional part${analysis.binaryChoices === 1 ? '' : 's'} or alike alternatives`,
+				]
+			: []),
+		analysis.anchored ? 'anchored with ^' : 'not anchored with ^',
+	];
+	const factor = `${analysis.width > 1 ? `${analysis.width} alternatives × ` : ''}${analysis.binaryChoices > 0 ? `2^${analysis.binaryChoices} × ` : ''}`;
+	return (
+		`too much backtracking for one lead's budget: ${parts.join(', ')} cost up to ${factor}n^${power} steps on n characters, ` +
+		`so it could test only ${inputLimit} characters of a value (at least ${MIN_REGEX_INPUT} needed); ` +
+		'anchor it with ^, use fewer .* / + / ?, or split it into several conditions' +
+		(pattern.split('|').length > 8 ? ' (for many alternatives, In List or Contains)' : '')
+	);
+}
+
+/** Tests an already normalized value, cut to the pattern's input cap. */
 export function testRuleRegex(
 	guarded: GuardedRegex,
 	text: string,
 	originalLength: number,
 ): RegexTestResult {
 	const regex = guarded.regex;
-	if (!regex) return { matched: false, note: guarded.problem, gaveUp: true };
-	const input = capText(text);
-	const capped =
+	if (!regex) return { matched: false, note: guarded.problem };
+	const input = capText(text, guarded.inputLimit);
+	const note =
 		originalLength > input.length
 			? `tested the first ${input.length} of ${originalLength} characters`
 			: null;
-	if (input.length <= guarded.directLimit) {
-		return { matched: regex.test(input), note: capped, gaveUp: false };
-	}
-	if (input.length >= guarded.slowAt) {
-		return {
-			matched: false,
-			note: `gave up: the pattern exceeded ${REGEX_TIMEOUT_MS} ms on values of ${guarded.slowAt}+ characters`,
-			gaveUp: true,
-		};
-	}
-	const matched = testWithTimeout(regex, input);
-	if (matched === null) {
-		guarded.slowAt = Math.min(guarded.slowAt, input.length);
-		return {
-			matched: false,
-			note: `gave up: the pattern exceeded ${REGEX_TIMEOUT_MS} ms on this value (${input.length} characters)`,
-			gaveUp: true,
-		};
-	}
-	return { matched, note: capped, gaveUp: false };
+	return { matched: regex.test(input), note };
 }
 
-/** The first MAX_REGEX_INPUT_LENGTH characters, without splitting a surrogate pair. */
-export function capText(text: string): string {
-	if (text.length <= MAX_REGEX_INPUT_LENGTH) return text;
-	const end = MAX_REGEX_INPUT_LENGTH;
-	const code = text.charCodeAt(end - 1);
-	return text.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end);
-}
-
-let sandbox: { context: object; script: Script } | null = null;
-
-/** regex.test(input) interrupted after REGEX_TIMEOUT_MS; null when it timed out. */
-function testWithTimeout(regex: RegExp, input: string): boolean | null {
-	sandbox ??= {
-		context: createContext({ regex: null, input: '' }),
-		script: new Script('regex.test(input)'),
-	};
-	const context = sandbox.context as { regex: RegExp | null; input: string };
-	context.regex = regex;
-	context.input = input;
-	try {
-		return sandbox.script.runInContext(sandbox.context, { timeout: REGEX_TIMEOUT_MS }) === true;
-	} catch (error) {
-		if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return null;
-		throw error;
-	} finally {
-		context.regex = null;
-		context.input = '';
-	}
+/** The first `limit` characters, without splitting a surrogate pair. */
+export function capText(text: string, limit = MAX_VALUE_CHARS): string {
+	if (text.length <= limit) return text;
+	const code = text.charCodeAt(limit - 1);
+	return text.slice(0, code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -184,23 +196,103 @@ export interface PatternAnalysis {
 	degree: number;
 	/** Two-way choices (`x?`, alternatives that can start alike), counted the same way. */
 	binaryChoices: number;
+	/** Every top-level alternative starts with `^`: one start position instead of n. */
+	anchored: boolean;
+	/** The most alternatives of one group (or of the pattern): branches tried at each step. */
+	width: number;
+	/** The pattern without leading and trailing parts that may match nothing (see above). */
+	essential: string;
+	/** The first group repeated without bound around a choice, as written. */
+	unboundedChoice: string | null;
 }
 
-/** Why a (compilable) pattern is refused, and its backtracking degree. */
+/**
+ * Why a (compilable) pattern is refused — judged on the pattern as written, so what would be
+ * catastrophic anywhere is named — and the cost of its essential form, which is what runs.
+ */
 export function analyzePattern(pattern: string, flags: string): PatternAnalysis {
 	const parser = new PatternParser(pattern);
-	const tree = parser.parseDisjunction();
-	if (parser.hasBackreference) {
-		return { problem: 'backreferences are not allowed', degree: 0, binaryChoices: 0 };
-	}
-	const state: WalkState = { problem: null, flags };
+	const written = parser.parseDisjunction();
+	const tree = written.map(essentialNodes);
+	const essential = tree.map((nodes) => nodes.map(sourceOf).join('')).join('|');
+	const anchored = tree.every((nodes) => nodes[0]?.kind === 'assertion' && nodes[0].source === '^');
+	const analysis: PatternAnalysis = {
+		problem: null,
+		degree: 0,
+		binaryChoices: 0,
+		anchored,
+		width: widthOf(tree, flags),
+		essential,
+		unboundedChoice: null,
+	};
+	if (parser.hasBackreference) return { ...analysis, problem: 'backreferences are not allowed' };
+	const check: WalkState = { problem: null, flags, unboundedChoice: null };
+	walkAlternatives(written, check);
+	if (check.problem) return { ...analysis, problem: check.problem };
+	const state: WalkState = { problem: null, flags, unboundedChoice: null };
 	const top = walkAlternatives(tree, state);
-	return { problem: state.problem, degree: top.degree, binaryChoices: top.binaryChoices };
+	return {
+		...analysis,
+		degree: top.degree,
+		binaryChoices: top.binaryChoices,
+		unboundedChoice: state.unboundedChoice,
+	};
+}
+
+/**
+ * A top-level alternative without what cannot change whether it matches somewhere in a value:
+ * leading and trailing atoms or groups that may match nothing (`x*`, `x?`, `x{0,n}`) are
+ * dropped (`.*a` matches wherever `a` does), and a leading or trailing repetition keeps only
+ * its minimum (`a+b` matches wherever `ab` does, `ab+` wherever `ab` does). The engine then no
+ * longer backtracks over them.
+ */
+function essentialNodes(nodes: RegexNode[]): RegexNode[] {
+	const repeatable = (node: RegexNode | undefined) =>
+		node !== undefined &&
+		(node.kind === 'atom' || node.kind === 'group') &&
+		node.quantifier !== undefined;
+	let start = 0;
+	let end = nodes.length;
+	while (start < end && repeatable(nodes[start]) && nodes[start].quantifier?.min === 0) start += 1;
+	while (end > start && repeatable(nodes[end - 1]) && nodes[end - 1].quantifier?.min === 0)
+		end -= 1;
+	const kept = nodes.slice(start, end);
+	for (const at of new Set([0, kept.length - 1])) {
+		const node = kept[at];
+		if (!repeatable(node) || !node.quantifier || node.quantifier.max === node.quantifier.min)
+			continue;
+		const min = node.quantifier.min;
+		kept[at] = {
+			...node,
+			quantifier: min === 1 ? undefined : { min, max: min, text: `{${min}}` },
+		};
+	}
+	return kept;
+}
+
+/**
+ * The most alternatives of any group, the pattern's own included, that cannot start alike
+ * (alternatives that can are counted as choices already).
+ */
+function widthOf(alternatives: RegexNode[][], flags: string): number {
+	let width =
+		alternatives.length > 1 && !alternativesOverlap(alternatives, flags) ? alternatives.length : 1;
+	for (const nodes of alternatives) {
+		for (const node of nodes) {
+			if (node.alternatives) width = Math.max(width, widthOf(node.alternatives, flags));
+		}
+	}
+	return width;
+}
+
+function sourceOf(node: RegexNode): string {
+	return `${node.source}${node.quantifier?.text ?? ''}`;
 }
 
 interface WalkState {
 	problem: string | null;
 	flags: string;
+	unboundedChoice: string | null;
 }
 
 /** What a node holds, as far as backtracking goes. */
@@ -215,17 +307,36 @@ interface NodeCost {
 function walkAlternatives(alternatives: RegexNode[][], state: WalkState): NodeCost {
 	const cost: NodeCost = { unbounded: false, degree: 0, binaryChoices: 0 };
 	for (const alternative of alternatives) {
-		for (const child of alternative) {
+		alternative.forEach((child, i) => {
 			const inner = walk(child, state);
 			cost.unbounded ||= inner.unbounded;
 			cost.degree += inner.degree;
 			cost.binaryChoices += inner.binaryChoices;
-		}
+			if (isBinary(child) && !choiceContinuesAlike(child, alternative.slice(i + 1), state.flags)) {
+				cost.binaryChoices -= 1;
+			}
+		});
 	}
 	if (alternatives.length > 1 && alternativesOverlap(alternatives, state.flags)) {
 		cost.binaryChoices += Math.ceil(Math.log2(alternatives.length));
 	}
 	return cost;
+}
+
+/** `x?`, `x{1,2}`: one more repetition or not. */
+function isBinary(node: RegexNode): boolean {
+	return node.quantifier !== undefined && node.quantifier.max - node.quantifier.min === 1;
+}
+
+/**
+ * Whether both ways of an optional `x?` can go on: taking one more `x`, or skipping to what
+ * follows. When what follows (in the same alternative, not empty, not nullable) cannot start
+ * like `x` (`s?:` in `https?://`), the next character decides, and the choice costs nothing.
+ */
+function choiceContinuesAlike(node: RegexNode, rest: RegexNode[], flags: string): boolean {
+	const next = firstAtoms(rest);
+	if (next.nullable || next.atoms.length === 0) return true;
+	return alternativesOverlap([[{ ...node, quantifier: undefined }], rest], flags);
 }
 
 /** Visits a node; notes a refusal in `state` and returns what the node holds. */
@@ -250,8 +361,10 @@ function walk(node: RegexNode, state: WalkState): NodeCost {
 	if (!quantifier) return cost;
 	// What the group holds is met again at each repetition.
 	const holdsChoice = inner.degree > 0 || inner.binaryChoices > 0;
-	if (holdsChoice && quantifier.max === Infinity) cost.degree = Infinity;
-	else if (holdsChoice && quantifier.max > 1) {
+	if (holdsChoice && quantifier.max === Infinity) {
+		cost.degree = Infinity;
+		state.unboundedChoice ??= shorten(`${node.source}${quantifier.text}`);
+	} else if (holdsChoice && quantifier.max > 1) {
 		cost.degree = inner.degree * quantifier.max;
 		cost.binaryChoices = inner.binaryChoices * quantifier.max;
 	}
@@ -276,6 +389,9 @@ const PROBES = [
 
 function alternativesOverlap(alternatives: RegexNode[][], flags: string): boolean {
 	const firsts = alternatives.map((alternative) => firstAtoms(alternative));
+	// The probes, plus the characters the atoms themselves spell (`Ā`, `[ā-ą]`), so branches
+	// on characters outside the probe set are compared too.
+	const chars = [...PROBES, ...firsts.flatMap((first) => first.atoms.flatMap(literalChars))];
 	const probes = new Map<string, RegExp | null>();
 	const probe = (atom: string): RegExp | null => {
 		if (!probes.has(atom)) {
@@ -294,12 +410,22 @@ function alternativesOverlap(alternatives: RegexNode[][], flags: string): boolea
 					const ra = probe(a);
 					const rb = probe(b);
 					if (!ra || !rb) return true;
-					if (PROBES.some((c) => ra.test(c) && rb.test(c))) return true;
+					const inA = chars.filter((c) => ra.test(c));
+					// Nothing we can try matches one of them: assume the worst.
+					if (inA.length === 0 || !chars.some((c) => rb.test(c))) return true;
+					if (inA.some((c) => rb.test(c))) return true;
 				}
 			}
 		}
 	}
 	return false;
+}
+
+/** The literal characters an atom spells: itself, or the characters written in a class. */
+function literalChars(atom: string): string[] {
+	if (atom.startsWith('\\')) return [];
+	const body = atom.startsWith('[') ? atom.slice(1).replace(/^\^/, '') : atom;
+	return [...body].filter((c) => !'[]-\\^'.includes(c));
 }
 
 /** The atoms an alternative can start with, and whether it can match the empty string. */

@@ -5,7 +5,7 @@
  */
 import { evaluateRules } from './evaluate';
 import { readFirstValue } from './path';
-import { textOf } from './text';
+import { textHead } from './text';
 import { SEND_MODES, type RuleSet, type SendDecision, type SendPolicy } from './types';
 import { validateRuleSet } from './validate';
 
@@ -15,8 +15,9 @@ const NO_RULES: RuleSet = { combinator: 'and', conditions: [] };
 
 /** The record's state, lowercase; a missing state counts as `lead` (a completed submission). */
 function stateOf(record: object): { state: string; stated: boolean } {
-	const text = textOf((record as { state?: unknown }).state)
-		?.trim()
+	// Bounded: a hostile record's state could be a huge object.
+	const text = textHead((record as { state?: unknown }).state, 100)
+		.text?.trim()
 		.toLowerCase();
 	return text ? { state: text, stated: true } : { state: 'lead', stated: false };
 }
@@ -83,11 +84,19 @@ export function decideSend(policy: SendPolicy, record: object): SendDecision {
 function decideApproval(field: string, record: object): SendDecision {
 	const value = readFirstValue(record, field);
 	if (value === undefined) return { send: false, reason: `not approved: ${field} is missing` };
-	const text = textOf(value)?.trim().toLowerCase() ?? '';
+	// Bounded: the approval field of a hostile record could hold megabytes.
+	const trimmed = typeof value === 'string' ? value.trim() : '';
+	const text = trimmed.length <= 16 ? trimmed.toLowerCase() : '';
+	const head = textHead(value, 200);
+	const cut = head.more === true || (typeof value === 'string' && value.length > 200);
+	const shown =
+		typeof value === 'object' && value !== null
+			? `${head.text ?? ''}${cut ? '…' : ''}`
+			: `${JSON.stringify(typeof value === 'string' ? head.text : value)}${cut ? '…' : ''}`;
 	if (value === true || value === 1 || (typeof value === 'string' && APPROVED_TEXTS.has(text))) {
-		return { send: true, reason: `approved (${field} is ${JSON.stringify(value)})` };
+		return { send: true, reason: `approved (${field} is ${shown})` };
 	}
-	return { send: false, reason: `not approved: ${field} is ${JSON.stringify(value)}` };
+	return { send: false, reason: `not approved: ${field} is ${shown}` };
 }
 
 /** Problems with a policy (empty = valid): the mode, and the rules when the mode uses them. */

@@ -79,6 +79,8 @@ export interface ConditionResult {
 	reason: string;
 	/** False when the record does not carry what the condition needs (a redacted PII field). */
 	evaluable: boolean;
+	/** True when the lead's rule budget ran out before this condition (it then fails). */
+	overBudget?: boolean;
 }
 
 export interface RuleEvaluation {
@@ -86,6 +88,12 @@ export interface RuleEvaluation {
 	results: ConditionResult[];
 	/** One line: AND → the first failing condition; OR → the first passing one, or none. */
 	reason: string;
+	/**
+	 * Set when the lead's rule budget ran out (budget.ts): which condition it reached, and that
+	 * the rest were not evaluated. The lead is then matched only if the evaluated conditions
+	 * decide so (an OR with a passing condition).
+	 */
+	overBudget?: string;
 }
 
 export type SendMode =
@@ -147,6 +155,8 @@ export interface PreviewConditionCount {
 	passed: number;
 	failed: number;
 	not_evaluable: number;
+	/** Captures whose rule budget ran out before this condition (counted in `failed` too). */
+	over_budget: number;
 }
 
 export interface PreviewReport {
@@ -161,6 +171,8 @@ export interface PreviewReport {
 	rules_evaluated: number;
 	conditions: PreviewConditionCount[];
 	not_evaluable_note?: string;
+	/** Set when the rule budget ran out on some captures: how many, and what to change. */
+	over_budget_note?: string;
 	/** Up to `examples` each, newest first. */
 	examples: { matches: PreviewExample[]; misses: PreviewExample[] };
 	/** True when the log held more entries in the window than were read. */

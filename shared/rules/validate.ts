@@ -1,3 +1,4 @@
+import { MAX_CONDITIONS, MAX_REGEX_CONDITIONS } from './budget';
 import { compileCondition } from './conditions';
 import type { RuleSet } from './types';
 
@@ -16,6 +17,19 @@ export function validateRuleSet(ruleSet: RuleSet): string[] {
 	if (!Array.isArray(ruleSet.conditions)) {
 		problems.push('conditions must be a list');
 		return problems;
+	}
+	const count = ruleSet.conditions.length;
+	if (count > MAX_CONDITIONS) {
+		problems.push(
+			`${count} conditions: at most ${MAX_CONDITIONS} are allowed (rule budget); combine values into one In List or Regex condition`,
+		);
+		return problems;
+	}
+	const regexes = ruleSet.conditions.filter((c) => c?.match_type === 'regex').length;
+	if (regexes > MAX_REGEX_CONDITIONS) {
+		problems.push(
+			`${regexes} regex conditions: at most ${MAX_REGEX_CONDITIONS} are allowed (rule budget); join patterns with | or use Contains / In List`,
+		);
 	}
 	ruleSet.conditions.forEach((condition, index) => {
 		const compiled = compileCondition(condition);

@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 import { LeadRuleFilter } from '../../nodes/LeadRuleFilter/LeadRuleFilter.node';
-import { CaptureLog, captureLogKey, namespacedPrefix } from '../../shared';
+import { CaptureLog, captureLogKey, MAX_CONDITIONS, namespacedPrefix } from '../../shared';
 import type { LeadRecord } from '../../shared/types';
 import { webLead } from '../support/leads';
 import { testRedis } from '../support/redisClient';
@@ -104,6 +104,69 @@ describe('Lead Rule Filter node: execute() routes each item to Send or Skip', ()
 		});
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toMatch(/regex|pattern|expression/i);
+	});
+});
+
+describe('Lead Rule Filter node: rule budgets', () => {
+	const rulesOf = (condition: Array<Record<string, string>>) => ({
+		sendMode: 'automatic_match',
+		rulesApplyTo: 'all',
+		combinator: 'or',
+		rules: { condition },
+	});
+
+	it('more conditions than the budget allows stop the node before any lead is routed, naming the limit', async () => {
+		const condition = Array.from({ length: MAX_CONDITIONS + 1 }, (_, i) => ({
+			field: 'attributes.utm_source',
+			matchType: 'equals',
+			pattern: `source-${i}`,
+		}));
+		const { error } = await executeError(node, [webLead(0)] as unknown as IDataObject[], {
+			params: rulesOf(condition),
+		});
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toBe(
+			`The rules cannot run: ${MAX_CONDITIONS + 1} conditions: at most ${MAX_CONDITIONS} are allowed (rule budget); combine values into one In List or Regex condition`,
+		);
+	});
+
+	it('a regex too costly for the budget names the condition and what to change', async () => {
+		const condition = [
+			{ field: 'attributes.utm_source', matchType: 'equals', pattern: 'facebook' },
+			{ field: 'source.page_url', matchType: 'regex', pattern: 'a.*b.*c' },
+		];
+		const { error } = await executeError(node, [webLead(0)] as unknown as IDataObject[], {
+			params: rulesOf(condition),
+		});
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toMatch(
+			/^The rules cannot run: condition 2 \(source\.page_url regex\): pattern refused: too much backtracking for one lead's budget: .* anchor it with \^/,
+		);
+	});
+
+	it('a lead whose values use the budget up goes to Skip with over_budget; the batch goes on', async () => {
+		// Every condition is cheap alone; on 2,000-character values they exceed one lead's budget.
+		const long = 'x'.repeat(2000);
+		const condition = Array.from({ length: 4 }, (_, i) => ({
+			field: `attributes.f${i}`,
+			matchType: 'contains',
+			pattern: 'needle',
+		}));
+		const items = [
+			webLead(0, { attributes: { f0: long, f1: long, f2: long, f3: `${long.slice(10)}needle` } }),
+			webLead(1, { attributes: { f0: 'x', f1: 'x', f2: 'x', f3: 'a needle' } }),
+		];
+		const { outputs } = await runExecute(node, items as unknown as IDataObject[], {
+			params: rulesOf(condition),
+		});
+		const [send, skip] = outputs;
+		expect(ids(send)).toEqual(['sub_1']);
+		expect(ids(skip)).toEqual(['sub_0']);
+		expect(pairs(skip)).toEqual([{ item: 0 }]);
+		expect(filterOf(skip[0]).over_budget).toMatch(
+			/^not evaluated: this lead's rule budget of \d+ units ran out at condition 2; conditions 2 to 4 were not evaluated$/,
+		);
+		expect(filterOf(skip[0]).reason).toMatch(/rule budget/);
 	});
 });
 

@@ -98,6 +98,7 @@ describe('buildPreview: examples and per-condition counts', () => {
 				passed: 3,
 				failed: 2,
 				not_evaluable: 0,
+				over_budget: 0,
 			},
 			{
 				index: 1,
@@ -106,6 +107,7 @@ describe('buildPreview: examples and per-condition counts', () => {
 				passed: 1,
 				failed: 4,
 				not_evaluable: 0,
+				over_budget: 0,
 			},
 		]);
 	});
