@@ -39,6 +39,7 @@ const RESULTS = path.join(__dirname, 'results');
 const MODULES = [
 	{ name: 'core', file: path.join(__dirname, 'core.js') },
 	{ name: 'n8n', file: path.join(__dirname, 'n8n.js') },
+	{ name: 'captureFlood', file: path.join(__dirname, 'captureFlood.js') },
 ];
 
 /**
