@@ -164,7 +164,8 @@ async function appendToCaptureLog(ctx: IWebhookFunctions, record: LeadRecord, se
 		);
 	}
 	// The eviction check ran when the connection came up (before the append): its warning, if any.
-	if (client) {
+	// Waited for only once Redis answered, so an outage adds no delay to the answer.
+	if (client?.status === 'ready') {
 		await warnIfMarkersEvictable(client, (message) => ctx.logger.warn(`Lead Capture Trigger: ${message}`), {
 			waitMs: 200,
 		});

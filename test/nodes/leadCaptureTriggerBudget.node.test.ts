@@ -1,8 +1,10 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import { IdentityNormalizer } from '../../nodes/IdentityNormalizer/IdentityNormalizer.node';
 import { LeadCaptureTrigger } from '../../nodes/LeadCaptureTrigger/LeadCaptureTrigger.node';
 import { getRedisClient, redisConfigFromCredentials } from '../../nodes/common/redisClients';
 import { CaptureLog } from '../../shared/captureLog';
 import { startStandaloneRedis, type StandaloneRedis } from '../support/redisTopology';
+import { runExecute } from './support/context';
 import { startWebhookServer, type WebhookServer } from './support/webhookServer';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { hostileScriptBody } = require('../../bench/lib/hostileCapture.js');
@@ -70,4 +72,21 @@ describe('Lead Capture Trigger: hostile captures cannot fill Redis (own redis-se
 		);
 		expect(warnings.filter((w) => /capture log not written/.test(w))).toEqual([]);
 	}, 300_000);
+
+	it('the Health Report on that Redis says the dedup markers can be evicted', async () => {
+		const { outputs } = await runExecute(new IdentityNormalizer(), [{}], {
+			params: { operation: 'report', store: 'redis', hours: 24, platforms: ['meta'] },
+			credentials: { leadCapiRedisApi: credential },
+		});
+		expect(outputs[0].map((i) => i.json)).toEqual([
+			{
+				dedup_store: expect.stringMatching(/^Redis at 127\.0\.0\.1:\d+$/),
+				maxmemory_policy: 'allkeys-lru',
+				maxmemory: 48 * MB,
+				markers_safe: false,
+				warning: expect.stringMatching(/may evict the dedup "sent" markers .* Set maxmemory-policy to noeviction/),
+			},
+		]);
+		expect(outputs[0][0].pairedItem).toEqual({ item: 0 });
+	});
 });
