@@ -46,6 +46,7 @@ const MODULES = [
 	{ name: 'google', file: path.join(__dirname, 'google.js') },
 	{ name: 'rules', file: path.join(__dirname, 'rules.js') },
 	{ name: 'n8n', file: path.join(__dirname, 'n8n.js') },
+	{ name: 'captureFlood', file: path.join(__dirname, 'captureFlood.js') },
 ];
 
 /**

@@ -9,6 +9,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import {
 	compactFieldMap,
+	evictionCheck,
 	estimateMatchQuality,
 	namespacedPrefix,
 	normalizeIdentity,
@@ -233,7 +234,7 @@ async function healthReport(
 ): Promise<INodeExecutionData[]> {
 	const kind = ctx.getNodeParameter('store', 0) as 'redis' | 'memory';
 	const hours = Math.min(48, Math.max(1, Number(ctx.getNodeParameter('hours', 0))));
-	const { store, keyPrefix } = await resolveStore(ctx, kind);
+	const { store, keyPrefix, client } = await resolveStore(ctx, kind);
 	let prefix: string;
 	try {
 		prefix = namespacedPrefix(keyPrefix, ctx.getNodeParameter('clientKey', 0, '') as string);
@@ -250,8 +251,22 @@ async function healthReport(
 	}
 	// Then one item per Lead Capture Trigger path that refused deliveries (bad signature, origin,
 	// size, body…): what would otherwise only show as "nothing arrives".
+	// And, when Redis may evict the dedup "sent" markers, one item that says so (checked at connect).
+	const eviction = client ? await evictionCheck(client) : undefined;
+	const evictable = eviction?.warning
+		? [
+				{
+					dedup_store: store!.description,
+					maxmemory_policy: eviction.policy ?? 'unknown',
+					maxmemory: eviction.maxmemory ?? null,
+					markers_safe: false,
+					warning: eviction.warning,
+				},
+			]
+		: [];
 	return [
 		...stats.filter((s) => platforms.includes(s.platform)),
 		...refused,
+		...evictable,
 	].map((s) => ({ json: s as unknown as IDataObject, pairedItem: { item: 0 } }));
 }

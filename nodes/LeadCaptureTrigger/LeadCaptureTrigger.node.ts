@@ -17,7 +17,10 @@ import {
 	processCapture,
 	type CaptureConfig,
 	type CaptureSource,
+	type LeadRecord,
 	type LeadState,
+	type RedisClient,
+	warnIfMarkersEvictable,
 } from '../../shared';
 import { leadCapiRedisConnectionTest, leadCaptureSecretTest } from '../common/credentialTests';
 import { getRedisClient, redisConfigFromCredentials } from '../common/redisClients';
@@ -29,6 +32,7 @@ interface Settings extends IDataObject {
 	allowedOrigins?: string;
 	clientKey?: string;
 	captureLogMaxEntries?: number;
+	captureLogMaxMb?: number;
 	captureLogName?: string;
 	defaultCountry?: string;
 	deriveRecordId?: boolean;
@@ -132,6 +136,42 @@ async function captureConfig(
 		maxBodyBytes,
 		defaultCountry: settings.defaultCountry || undefined,
 	};
+}
+
+/**
+ * Writes the redacted capture to the capture log (bounded per entry and per log: see
+ * shared/captureLog). The log serves the rule preview: a Redis hiccup — even a full Redis —
+ * must not lose the lead itself, so failures are logged (with what fills Redis on OOM) and the
+ * execution starts anyway.
+ */
+async function appendToCaptureLog(ctx: IWebhookFunctions, record: LeadRecord, settings: Settings): Promise<void> {
+	let client: RedisClient | undefined;
+	try {
+		const credentials = await ctx.getCredentials('leadCapiRedisApi');
+		client = getRedisClient(redisConfigFromCredentials(credentials)).client;
+		const name = (settings.captureLogName || (ctx.getNodeParameter('path') as string)).trim();
+		const appended = await new CaptureLog(client, {
+			key: captureLogKey(namespacedPrefix(String(credentials.keyPrefix ?? ''), settings.clientKey), name),
+			maxEntries: settings.captureLogMaxEntries,
+			maxBytes: settings.captureLogMaxMb ? settings.captureLogMaxMb * 1024 * 1024 : undefined,
+		}).append(record, { defaultCountry: settings.defaultCountry || undefined });
+		if (appended.truncated) {
+			ctx.logger.debug(
+				`Lead Capture Trigger: capture log entry cut to its byte cap (${appended.truncated.clipped} values clipped; dropped from: ${appended.truncated.dropped.join(', ') || 'nothing'})`,
+			);
+		}
+	} catch (error) {
+		ctx.logger.warn(
+			`Lead Capture Trigger: capture log not written (${error instanceof Error ? error.message : String(error)})`,
+		);
+	}
+	// The eviction check ran when the connection came up (before the append): its warning, if any.
+	// Waited for only once Redis answered, so an outage adds no delay to the answer.
+	if (client?.status === 'ready') {
+		await warnIfMarkersEvictable(client, (message) => ctx.logger.warn(`Lead Capture Trigger: ${message}`), {
+			waitMs: 200,
+		});
+	}
 }
 
 /**
@@ -265,25 +305,7 @@ export class LeadCaptureTrigger implements INodeType {
 
 		const { record } = outcome;
 		for (const warning of outcome.warnings) this.logger.warn(`Lead Capture Trigger: ${warning}`);
-		if (this.getNodeParameter('captureLog') === 'redis') {
-			// The log serves the rule preview; a Redis hiccup must not lose the lead itself.
-			try {
-				const credentials = await this.getCredentials('leadCapiRedisApi');
-				const { client } = getRedisClient(redisConfigFromCredentials(credentials));
-				const name = (settings.captureLogName || (this.getNodeParameter('path') as string)).trim();
-				await new CaptureLog(client, {
-					key: captureLogKey(
-						namespacedPrefix(String(credentials.keyPrefix ?? ''), settings.clientKey),
-						name,
-					),
-					maxEntries: settings.captureLogMaxEntries,
-				}).append(record, { defaultCountry: settings.defaultCountry || undefined });
-			} catch (error) {
-				this.logger.warn(
-					`Lead Capture Trigger: capture log not written (${error instanceof Error ? error.message : String(error)})`,
-				);
-			}
-		}
+		if (this.getNodeParameter('captureLog') === 'redis') await appendToCaptureLog(this, record, settings);
 		answer(res, 200, { ok: true, record_id: record.record_id, state: record.state });
 		return {
 			workflowData: [[{ json: record as IDataObject }]],

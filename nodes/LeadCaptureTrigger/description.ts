@@ -279,6 +279,16 @@ export const captureTriggerProperties: INodeProperties[] = [
 				description: 'Length cap of the capture log; older entries are trimmed first',
 			},
 			{
+				displayName: 'Capture Log Max Size (MB)',
+				name: 'captureLogMaxMb',
+				displayOptions: { show: { '/captureLog': ['redis'] } },
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 64,
+				description:
+					'Byte budget of the capture log in Redis (each entry is also capped at 4 KB); older entries are trimmed first. Anyone who can reach this URL can fill the log up to this size.',
+			},
+			{
 				displayName: 'Capture Log Name',
 				name: 'captureLogName',
 				displayOptions: { show: { '/captureLog': ['redis'] } },

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import { createRedisClient, describeRedis, type RedisConnectionConfig } from '../../shared';
+import {
+	createRedisClient,
+	describeRedis,
+	watchEvictionPolicy,
+	type RedisConnectionConfig,
+} from '../../shared';
 import {
 	checkRedisHost,
 	DEFAULT_SENTINEL_PORT,
@@ -127,6 +132,8 @@ export function getRedisClient(config: RedisConnectionConfig): {
 	let entry = pool.get(key);
 	if (!entry || entry.client.status === 'end') {
 		entry = { client: createRedisClient(config), description: describeRedis(config), lastUsed: 0 };
+		// Dedup markers must not be evictable: checked on every (re)connection (shared/dedup/evictionPolicy).
+		watchEvictionPolicy(entry.client, entry.description);
 		pool.set(key, entry);
 	}
 	entry.lastUsed = Date.now();

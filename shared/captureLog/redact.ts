@@ -1,6 +1,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { normalizeCountry, normalizePhoneText, normalizeRegion } from '../identity';
 import type { LeadRecord } from '../types';
+import { MAX_ATTRIBUTES, MAX_KEY_CHARS } from './bounds';
 
 /**
  * What the capture log keeps of a lead: what rules need, no raw email, phone or name.
@@ -118,13 +119,20 @@ function holdsIdentityWord(value: string, words: ReadonlySet<string>): boolean {
 function safeAttributes(raw: unknown, words: ReadonlySet<string>): RedactedRecord['attributes'] {
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
 	const out: Record<string, string | number | boolean> = {};
+	let kept = 0;
 	for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
-		if (SENSITIVE_KEY.test(key)) continue;
+		// The log keeps MAX_ATTRIBUTES (boundEntry); one more tells it some were dropped.
+		if (kept > MAX_ATTRIBUTES) break;
+		if (key.length > MAX_KEY_CHARS || SENSITIVE_KEY.test(key)) continue;
 		if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
 			out[key] = value;
+			kept++;
 		} else if (typeof value === 'string') {
 			const v = keptText(value.trim(), { digits: true });
-			if (v !== undefined && v !== '' && !holdsIdentityWord(v, words)) out[key] = v;
+			if (v !== undefined && v !== '' && !holdsIdentityWord(v, words)) {
+				out[key] = v;
+				kept++;
+			}
 		}
 	}
 	return Object.keys(out).length ? out : undefined;
@@ -136,7 +144,10 @@ function safeAttributes(raw: unknown, words: ReadonlySet<string>): RedactedRecor
  */
 function keptText(text: string, options: { digits: boolean }): string | undefined {
 	const scanned = text.slice(0, SCAN_LENGTH);
-	if (EMAIL_IN_TEXT.test(scanned) || (options.digits && DIGIT_RUN.test(scanned))) return undefined;
+	// The email pattern backtracks over every start position: only where an @ could make it match.
+	if ((scanned.includes('@') && EMAIL_IN_TEXT.test(scanned)) || (options.digits && DIGIT_RUN.test(scanned))) {
+		return undefined;
+	}
 	return text.slice(0, MAX_ATTRIBUTE_LENGTH);
 }
 

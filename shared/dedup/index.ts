@@ -18,3 +18,13 @@ export {
 	DEFAULT_SENTINEL_PORT,
 } from './redisClient';
 export type * from './redisClient';
+export {
+	assessEvictionPolicy,
+	checkEvictionPolicy,
+	evictionCheck,
+	warnIfMarkersEvictable,
+	watchEvictionPolicy,
+	EVICTION_ADVICE,
+} from './evictionPolicy';
+export type { EvictionCheck } from './evictionPolicy';
+export { describeRedisMemory, explainOutOfMemory, isOutOfMemory, keyFamily } from './memoryReport';

@@ -538,5 +538,6 @@ export function describeRedisTrouble(
 	if (/Command timed out/i.test(message)) {
 		return 'did not answer in time (Command timed out): is Redis overloaded or paused?';
 	}
+	if (/^OOM command not allowed/.test(message)) return `refused the write: ${message}`;
 	return `is unavailable: ${redisErrorHint(message, context) ?? message}`;
 }

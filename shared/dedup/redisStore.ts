@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import { describeRedisTrouble, isClusterClient, waitForReady, type RedisClient } from './redisClient';
+import { explainOutOfMemory } from './memoryReport';
 import {
 	recentBuckets,
 	summarizeStats,
@@ -265,7 +266,7 @@ export class RedisDedupStore implements DedupStore {
 			await waitForReady(this.client, this.connectTimeoutMs);
 			return await work();
 		} catch (error) {
-			throw this.storeError(error);
+			throw this.storeError(await explainOutOfMemory(this.client, error));
 		}
 	}
 
@@ -283,7 +284,7 @@ export class RedisDedupStore implements DedupStore {
 			}
 			return reply.map(Number);
 		} catch (error) {
-			throw this.storeError(error);
+			throw this.storeError(await explainOutOfMemory(this.client, error));
 		}
 	}
 }

@@ -46,7 +46,7 @@ const HEADER = ['Scenario', 'What was done', 'Expected', ...COLUMNS.map((c) => c
 
 /**
  * @typedef {{ id: string, order: number, scenario: string, done: string, expected: string,
- *   measured: Record<string, number> }} Figures
+ *   measured: Record<string, number>, notes?: string }} Figures
  */
 
 /** @returns {Figures[]} */
@@ -131,7 +131,12 @@ function render(figures) {
 		`redis-server ${versionOf('redis-server', ['--version'], /v=(\S+)/)}`,
 		`${new Date().toISOString().slice(0, 10)}`,
 	].join(', ');
-	const table = `${BEGIN}\n${renderTable(tableRows(figures))}\n\nMeasured by \`npm run test:faults\`: ${machine}.\n${END}`;
+	// Figures a scenario measures beyond the columns (e.g. Redis memory), one line each.
+	const notes = figures
+		.filter((f) => f.notes)
+		.map((f) => `- **${f.scenario}**: ${f.notes}`)
+		.join('\n');
+	const table = `${BEGIN}\n${renderTable(tableRows(figures))}\n\n${notes ? `${notes}\n\n` : ''}Measured by \`npm run test:faults\`: ${machine}.\n${END}`;
 	return template.replace('{{table}}', table);
 }
 

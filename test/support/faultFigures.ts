@@ -130,6 +130,8 @@ export interface ScenarioFigures {
 	measured: Measured;
 	/** Anything else worth keeping in the JSON (not in the table). */
 	details?: Record<string, unknown>;
+	/** One line of figures beyond the columns, rendered under the table (e.g. Redis memory). */
+	notes?: string;
 }
 
 export interface Measured {

@@ -41,7 +41,7 @@ type MetaDispatch = DispatchOptions<meta.MetaConfig, meta.MetaServerEvent>;
  */
 export function faultHarness(
 	label: string,
-	options: { persistent?: boolean; commandTimeoutMs?: number } = {},
+	options: { persistent?: boolean; commandTimeoutMs?: number; redisConfig?: string[] } = {},
 ) {
 	let redis: StandaloneRedis;
 	let standIn: MetaStandIn;
@@ -53,7 +53,7 @@ export function faultHarness(
 	const processes: DispatcherProcess[] = [];
 
 	beforeAll(async () => {
-		redis = await startStandaloneRedis({ persistent: options.persistent });
+		redis = await startStandaloneRedis({ persistent: options.persistent, config: options.redisConfig });
 		standIn = await startMetaStandIn({ accessToken: FAULT_TOKEN });
 		client = createRedisClient({ url: redis.url, commandTimeoutMs: options.commandTimeoutMs });
 		admin = redis.admin();

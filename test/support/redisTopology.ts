@@ -443,13 +443,17 @@ export interface StandaloneRedis {
  * answers it (`appendfsync always`), so a SIGKILL loses nothing acknowledged and `restart()`
  * comes back with every claim and sent marker, as a production dedup store should.
  */
-export function startStandaloneRedis(options: { persistent?: boolean } = {}): Promise<StandaloneRedis> {
+export function startStandaloneRedis(
+	options: { persistent?: boolean; config?: string[] } = {},
+): Promise<StandaloneRedis> {
 	return startGroup('standalone', async (group) => {
 		const [port] = await freePorts(1);
 		const lines = [
 			`port ${port}`,
 			'save ""',
 			...(options.persistent ? ['appendonly yes', 'appendfsync always'] : ['appendonly no']),
+			// e.g. maxmemory, maxmemory-policy, rename-command CONFIG ""
+			...(options.config ?? []),
 		];
 		const launch = () => group.start('redis', lines, {}, port);
 		const handle: StandaloneRedis = {

@@ -1,0 +1,201 @@
+import type { RedactedRecord } from './redact';
+
+/**
+ * The byte cap of one capture-log entry (the JSON of its redacted record). The capture endpoint
+ * is public, so whatever a stranger posts must cost Redis a known, small amount: every value is
+ * clipped to its field's length, lists of keys are cut to a count, and an entry still over the
+ * cap loses attributes (last first), then consent values, then whole optional sections, until
+ * it fits. The lead itself is never dropped: its entry keeps `_redacted`, its state and
+ * `_truncated`, which says how many values were clipped and which sections lost something.
+ */
+export const DEFAULT_MAX_ENTRY_BYTES = 4096;
+/** The smallest entry cap accepted: room for a state and the `_truncated` note. */
+export const MIN_MAX_ENTRY_BYTES = 1024;
+
+/** Characters kept of a text value (state, form id, city, region, attribute values…). */
+export const MAX_TEXT_CHARS = 200;
+/** Characters kept of the page URL (origin + path + utm_* parameters). */
+export const MAX_URL_CHARS = 512;
+/** Longest attribute or consent key kept; longer keys are dropped with their value. */
+export const MAX_KEY_CHARS = 64;
+/** Attributes kept per entry, in the order the capture had them. */
+export const MAX_ATTRIBUTES = 50;
+/** Consent keys kept per entry. */
+export const MAX_CONSENT_KEYS = 20;
+
+/** What bounding cut from one entry; absent when nothing was cut. */
+export interface EntryCut {
+	/** Values shortened to their field's length. */
+	clipped: number;
+	/** Sections (or single fields) that lost keys or were dropped: `attributes`, `consent`, `source.page_url`… */
+	dropped: string[];
+}
+
+export interface BoundedEntry {
+	record: RedactedRecord & { _truncated?: EntryCut };
+	json: string;
+	bytes: number;
+}
+
+/** Sections dropped whole, in this order, when attributes and consent alone do not make room. */
+const SECTION_DROP_ORDER = [
+	'source.page_url',
+	'consent',
+	'attributes',
+	'client',
+	'value',
+	'click',
+	'contact',
+	'source',
+	'occurred_at',
+] as const;
+
+/** Slices to `max` UTF-16 units without leaving half of a surrogate pair at the end. */
+function clipText(value: string, max: number): string {
+	if (value.length <= max) return value;
+	const cut = value.slice(0, max);
+	const last = cut.charCodeAt(cut.length - 1);
+	return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+}
+
+class Clipper {
+	clipped = 0;
+	readonly dropped = new Set<string>();
+
+	text(value: unknown, max = MAX_TEXT_CHARS): string | undefined {
+		if (typeof value !== 'string') return undefined;
+		const kept = clipText(value, max);
+		if (kept.length < value.length) this.clipped++;
+		return kept;
+	}
+
+	/** Scalar values under short keys, at most `maxKeys` of them; anything nested is dropped. */
+	scalars(
+		section: string,
+		raw: unknown,
+		maxKeys: number,
+	): Record<string, string | number | boolean> | undefined {
+		if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+		const out: Record<string, string | number | boolean> = {};
+		let kept = 0;
+		for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+			const scalar =
+				typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
+					? value
+					: this.text(value);
+			if (key.length > MAX_KEY_CHARS || kept >= maxKeys || scalar === undefined) {
+				this.dropped.add(section);
+				continue;
+			}
+			out[key] = scalar;
+			kept++;
+		}
+		return kept ? out : undefined;
+	}
+}
+
+function compact<T extends object>(obj: T | undefined): T | undefined {
+	if (!obj) return undefined;
+	const entries = Object.entries(obj).filter(([, v]) => v !== undefined);
+	return entries.length ? (Object.fromEntries(entries) as T) : undefined;
+}
+
+/** Every field of a redacted record clipped to its length, key lists cut to their counts. */
+function clipRecord(record: RedactedRecord, clip: Clipper): RedactedRecord {
+	const { source, contact, client, value } = record;
+	const out: RedactedRecord = {
+		_redacted: true,
+		state: clip.text(record.state),
+		occurred_at: clip.text(record.occurred_at),
+		source: compact({
+			kind: clip.text(source?.kind),
+			form_id: clip.text(source?.form_id),
+			page_url: clip.text(source?.page_url, MAX_URL_CHARS),
+			referrer_host: clip.text(source?.referrer_host),
+		}),
+		contact: compact({
+			email_domain: clip.text(contact?.email_domain),
+			has_phone: contact?.has_phone === true ? true : undefined,
+			phone_country: clip.text(contact?.phone_country),
+			city: clip.text(contact?.city),
+			region: clip.text(contact?.region),
+			country: clip.text(contact?.country),
+		}),
+		client: compact({ country: clip.text(client?.country), region: clip.text(client?.region) }),
+		click: record.click
+			? (compact(
+					Object.fromEntries(
+						Object.keys(record.click)
+							.filter((k) => k.length <= MAX_KEY_CHARS)
+							.slice(0, 20)
+							.map((k) => [k, true]),
+					),
+				) as Record<string, true> | undefined)
+			: undefined,
+		value: compact({
+			amount: typeof value?.amount === 'number' && Number.isFinite(value.amount) ? value.amount : undefined,
+			currency: clip.text(value?.currency),
+		}),
+		consent: clip.scalars('consent', record.consent, MAX_CONSENT_KEYS),
+		attributes: clip.scalars('attributes', record.attributes, MAX_ATTRIBUTES),
+	};
+	return compact(out) as RedactedRecord;
+}
+
+const bytesOf = (text: string) => Buffer.byteLength(text, 'utf8');
+
+function serialize(record: RedactedRecord, clip: Clipper): BoundedEntry {
+	const cut: EntryCut | undefined =
+		clip.clipped || clip.dropped.size ? { clipped: clip.clipped, dropped: [...clip.dropped] } : undefined;
+	const bounded = cut ? { ...record, _truncated: cut } : record;
+	const json = JSON.stringify(bounded);
+	return { record: bounded, json, bytes: bytesOf(json) };
+}
+
+/** Removes the last key of `record[section]` (the section itself once empty). */
+function dropLastKey(record: RedactedRecord, section: 'attributes' | 'consent'): boolean {
+	const values = record[section];
+	if (!values) return false;
+	const keys = Object.keys(values);
+	delete (values as Record<string, unknown>)[keys[keys.length - 1]];
+	if (keys.length === 1) delete record[section];
+	return true;
+}
+
+function dropSection(record: RedactedRecord, path: (typeof SECTION_DROP_ORDER)[number]): boolean {
+	if (path === 'source.page_url') {
+		if (!record.source?.page_url) return false;
+		delete record.source.page_url;
+		if (Object.keys(record.source).length === 0) delete record.source;
+		return true;
+	}
+	if (record[path] === undefined) return false;
+	delete record[path];
+	return true;
+}
+
+/**
+ * The entry the capture log stores for a redacted record: every value clipped, and the whole
+ * JSON within `maxEntryBytes` (attributes dropped last first, then consent values, then whole
+ * sections in SECTION_DROP_ORDER). Always returns an entry: the state survives any cap.
+ */
+export function boundEntry(record: RedactedRecord, maxEntryBytes = DEFAULT_MAX_ENTRY_BYTES): BoundedEntry {
+	const max = Math.max(MIN_MAX_ENTRY_BYTES, Math.floor(maxEntryBytes));
+	const clip = new Clipper();
+	const clipped = clipRecord(record, clip);
+	let entry = serialize(clipped, clip);
+	for (const section of ['attributes', 'consent'] as const) {
+		while (entry.bytes > max && dropLastKey(clipped, section)) {
+			clip.dropped.add(section);
+			entry = serialize(clipped, clip);
+		}
+	}
+	for (const path of SECTION_DROP_ORDER) {
+		if (entry.bytes <= max) break;
+		if (dropSection(clipped, path)) {
+			clip.dropped.add(path);
+			entry = serialize(clipped, clip);
+		}
+	}
+	return entry;
+}
