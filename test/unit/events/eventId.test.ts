@@ -1,4 +1,4 @@
-import { deriveEventId, readRecordId } from '../../../shared/events';
+import { deriveEventId, readRecordId, recordIdProblem } from '../../../shared/events';
 
 describe('deriveEventId', () => {
 	// Expected values computed independently with Python's hashlib.
@@ -38,7 +38,30 @@ describe('readRecordId', () => {
 		[null, null],
 		[{ id: 1 }, null],
 		[Number.NaN, null],
+		[1.5, '1.5'],
+		[Number.MAX_SAFE_INTEGER, '9007199254740991'],
+		// Beyond 2^53 the digits are already lost: 1234567890123456789 arrives as …800.
+		[1234567890123456789, null],
+		[-(2 ** 60), null],
+		['1234567890123456789', '1234567890123456789'],
 	])('%j → %j', (raw, expected) => {
 		expect(readRecordId(raw)).toBe(expected);
+	});
+});
+
+describe('recordIdProblem', () => {
+	it('names an id that lost digits and tells how to send it', () => {
+		expect(recordIdProblem(1234567890123456789)).toBe(
+			'record id 1234567890123456800 is larger than JavaScript numbers hold exactly; send it as a string',
+		);
+		expect(recordIdProblem(1e300)).toMatch(/^record id 1e\+300 is larger than/);
+	});
+
+	it.each([[undefined], [''], [{ id: 1 }], [Number.NaN]])('%j is missing', (raw) => {
+		expect(recordIdProblem(raw)).toBe('record id is missing, empty or not text');
+	});
+
+	it.each([['sub_1'], [42], ['1234567890123456789']])('%j is fine', (raw) => {
+		expect(recordIdProblem(raw)).toBeNull();
 	});
 });
