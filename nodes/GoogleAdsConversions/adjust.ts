@@ -8,6 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import {
 	dispatch,
 	namespacedPrefix,
+	readClientKey,
 	readLeadRecord,
 	Transport,
 	withRecordFields,
@@ -22,7 +23,7 @@ import {
 	type DataManagerAdjustment,
 } from '../../shared/platforms/google';
 import { resolveStore } from '../common/dedupStores';
-import { dispatchOptions, failedItemError, type SenderOptions } from '../common/executeSender';
+import { dispatchOptions, failedItemError, lostDigits, type SenderOptions } from '../common/executeSender';
 import { DATA_MANAGER_CREDENTIAL, dataManagerSpec } from './dataManager';
 import { googleAdsExecutor } from './executor';
 
@@ -90,6 +91,8 @@ function readRecords(
 		}
 		if (!record)
 			return { record: {}, eventName: '', error: 'input item is not a lead record object' };
+		const idProblem = lostDigits(record);
+		if (idProblem) return { record, eventName: '', error: idProblem };
 		return { record, eventName: adjustmentEventName('restatement', original, record.value) };
 	});
 }
@@ -141,7 +144,12 @@ export async function executeAdjust(ctx: IExecuteFunctions): Promise<INodeExecut
 		throw new NodeOperationError(ctx.getNode(), (error as Error).message);
 	}
 	const results = await dispatch(items, {
-		adapter: dataManagerRestatementAdapter(googleDataManagerAdapter, original),
+		adapter: dataManagerRestatementAdapter(
+			googleDataManagerAdapter,
+			original,
+			Date.now,
+			readClientKey(options.clientKey),
+		),
 		config,
 		transport,
 		store: resolved.store,

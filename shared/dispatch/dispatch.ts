@@ -126,7 +126,7 @@ export async function dispatch<Config, Payload>(
 			base.error = 'event name is empty';
 			return;
 		}
-		const eventId = deriveEventId(destination, item.eventName, recordId);
+		const eventId = deriveEventId(destination, item.eventName, recordId, options.clientKey);
 		base.event_id = eventId;
 		const first = firstIndexOfEvent.get(eventId);
 		if (first !== undefined) {

@@ -1,16 +1,39 @@
+import { namespacedPrefix } from '../dedup/types';
 import { hashSha256 } from '../identity/hash';
 
 /**
  * The one event id formula (DESIGN.md principle 3): lowercase hex SHA-256 of
- * `destinationId|eventName|recordId`. The destination is the pixel / dataset / ad account /
- * UET tag / conversion action the event goes to; the record id comes from the business record.
- * Same lead, same event, same destination → same id, from every code path, on every retry.
+ * `destinationId|eventName|recordId`, and with an agency's Client Key
+ * `client:<clientKey>|destinationId|eventName|recordId`. The destination is the pixel / dataset /
+ * ad account / UET tag / conversion action the event goes to; the record id comes from the
+ * business record. Same lead, same event, same destination (and same client) → same id, from every
+ * code path, on every retry. Two clients sharing a pixel get different ids for the same record id,
+ * so the platform does not drop one client's events as duplicates of the other's.
  */
-export function deriveEventId(destinationId: string, eventName: string, recordId: string): string {
+export function deriveEventId(
+	destinationId: string,
+	eventName: string,
+	recordId: string,
+	clientKey?: string,
+): string {
 	if (!destinationId) throw new Error('deriveEventId: destinationId is empty');
 	if (!eventName) throw new Error('deriveEventId: eventName is empty');
 	if (!recordId) throw new Error('deriveEventId: recordId is empty');
-	return hashSha256(`${destinationId}|${eventName}|${recordId}`);
+	const client = readClientKey(clientKey);
+	const parts = `${destinationId}|${eventName}|${recordId}`;
+	return hashSha256(client ? `client:${client}|${parts}` : parts);
+}
+
+/**
+ * An agency's Client Key, trimmed; undefined when empty. Throws (a configuration error, for the
+ * node to raise) when it is not 1-64 letters, digits, dots, dashes or underscores: the same rule
+ * the dedup key prefix applies, so a key is valid everywhere or nowhere.
+ */
+export function readClientKey(raw: unknown): string | undefined {
+	const key = typeof raw === 'string' ? raw.trim() : raw == null ? '' : String(raw).trim();
+	if (!key) return undefined;
+	namespacedPrefix(undefined, key);
+	return key;
 }
 
 /**

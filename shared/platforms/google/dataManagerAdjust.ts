@@ -43,6 +43,7 @@ export function dataManagerRestatementAdapter(
 	base: PlatformAdapter<GoogleDataManagerConfig, DataManagerEvent>,
 	originalEvent: string,
 	now: () => number = Date.now,
+	clientKey?: string,
 ): PlatformAdapter<GoogleDataManagerConfig, DataManagerEvent> {
 	return {
 		...base,
@@ -66,6 +67,7 @@ export function dataManagerRestatementAdapter(
 				dataManagerDestinationId(config),
 				originalEvent,
 				recordId,
+				clientKey,
 			);
 			const payload: DataManagerEvent = {
 				...built.payload,

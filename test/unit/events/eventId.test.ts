@@ -1,4 +1,4 @@
-import { deriveEventId, readRecordId, recordIdProblem } from '../../../shared/events';
+import { deriveEventId, readClientKey, readRecordId, recordIdProblem } from '../../../shared/events';
 
 describe('deriveEventId', () => {
 	// Expected values computed independently with Python's hashlib.
@@ -24,6 +24,44 @@ describe('deriveEventId', () => {
 		['px', 'Lead', ''],
 	])('refuses an empty part (%j, %j, %j)', (d, e, r) => {
 		expect(() => deriveEventId(d, e, r)).toThrow(/empty/);
+	});
+});
+
+describe('deriveEventId with a Client Key', () => {
+	// Expected values computed independently with Python's hashlib over `client:<key>|…`.
+	it.each([
+		['acme', 'c68eef90e849344cf81fccc4631d8dadcf31c52d3d885a6c93a6a30452262da1'],
+		['globex', 'c12e267e7464adc6de2142d3cfb5e362aff08ae8efad245a4e61a5fbd6361bd7'],
+		['  acme  ', 'c68eef90e849344cf81fccc4631d8dadcf31c52d3d885a6c93a6a30452262da1'],
+	])('sha256(client:%s|1234567890|Lead|crm-deal-42)', (clientKey, expected) => {
+		expect(deriveEventId('1234567890', 'Lead', 'crm-deal-42', clientKey)).toBe(expected);
+	});
+
+	it('two clients sharing a pixel get different ids for the same record; no key keeps the old id', () => {
+		const a = deriveEventId('px', 'Lead', 'r1', 'acme');
+		expect(deriveEventId('px', 'Lead', 'r1', 'globex')).not.toBe(a);
+		expect(deriveEventId('px', 'Lead', 'r1', '')).toBe(deriveEventId('px', 'Lead', 'r1'));
+		expect(deriveEventId('px', 'Lead', 'r1', undefined)).not.toBe(a);
+	});
+
+	it('refuses an invalid key instead of hashing it', () => {
+		expect(() => deriveEventId('px', 'Lead', 'r1', 'acme corp')).toThrow(/client key "acme corp" must be 1-64 letters/);
+	});
+});
+
+describe('readClientKey', () => {
+	it.each([
+		['acme', 'acme'],
+		[' acme.eu_2-b ', 'acme.eu_2-b'],
+		['', undefined],
+		['   ', undefined],
+		[undefined, undefined],
+	])('%j → %j', (raw, expected) => {
+		expect(readClientKey(raw)).toBe(expected);
+	});
+
+	it.each([['acme corp'], ['a:b'], ['x'.repeat(65)], ['é']])('%j is a configuration error', (raw) => {
+		expect(() => readClientKey(raw)).toThrow(/must be 1-64 letters, digits, dots, dashes or underscores/);
 	});
 });
 
