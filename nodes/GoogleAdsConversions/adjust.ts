@@ -23,6 +23,7 @@ import {
 	type DataManagerAdjustment,
 } from '../../shared/platforms/google';
 import { resolveStore } from '../common/dedupStores';
+import { markOwnDestinations } from '../common/workflowScope';
 import { dispatchOptions, failedItemError, lostDigits, type SenderOptions } from '../common/executeSender';
 import { DATA_MANAGER_CREDENTIAL, dataManagerSpec } from './dataManager';
 import { googleAdsExecutor } from './executor';
@@ -156,6 +157,7 @@ export async function executeAdjust(ctx: IExecuteFunctions): Promise<INodeExecut
 		keyPrefix,
 		...dispatchOptions(options),
 	});
+	await markOwnDestinations(ctx, resolved.store, keyPrefix, readClientKey(options.clientKey), results);
 	if (!ctx.continueOnFail()) {
 		const index = results.findIndex((r) => r.status === 'failed');
 		if (index >= 0) throw failedItemError(ctx, 'google', results, index);

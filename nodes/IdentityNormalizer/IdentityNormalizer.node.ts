@@ -11,6 +11,7 @@ import {
 	compactFieldMap,
 	estimateMatchQuality,
 	namespacedPrefix,
+	readClientKey,
 	normalizeIdentity,
 	PLATFORM_ADAPTERS,
 	PLATFORMS,
@@ -21,6 +22,7 @@ import {
 import { leadCapiRedisConnectionTest } from '../common/credentialTests';
 import { resolveStore } from '../common/dedupStores';
 import { optionNameExpression } from '../common/descriptions';
+import { ownWorkflowScope } from '../common/workflowScope';
 
 interface NormalizerOptions extends IDataObject {
 	defaultCountry?: string;
@@ -115,7 +117,8 @@ export class IdentityNormalizer implements INodeType {
 				type: 'string',
 				default: '',
 				placeholder: 'acme',
-				description: "Agencies: the client's Client Key as set in its senders; empty for none",
+				description:
+					"Agencies: the client's Client Key as set in its senders. Empty: only this workflow's own destinations (its senders without a Client Key) and its triggers' refusals.",
 				displayOptions: { show: { operation: ['report'] } },
 			},
 			{
@@ -225,7 +228,9 @@ export class IdentityNormalizer implements INodeType {
 
 /**
  * One item per destination with its counters of the last hours, then one per capture path with
- * its refused deliveries.
+ * its refused deliveries. With a Client Key: that client's destinations and paths. Without one:
+ * only this workflow's own — the destinations its senders (without a Client Key) sent to and the
+ * paths of its triggers — never those of other workflows sharing the Redis.
  */
 async function healthReport(
 	ctx: IExecuteFunctions,
@@ -235,16 +240,25 @@ async function healthReport(
 	const hours = Math.min(48, Math.max(1, Number(ctx.getNodeParameter('hours', 0))));
 	const { store, keyPrefix } = await resolveStore(ctx, kind);
 	let prefix: string;
+	let clientKey: string | undefined;
 	try {
-		prefix = namespacedPrefix(keyPrefix, ctx.getNodeParameter('clientKey', 0, '') as string);
+		clientKey = readClientKey(ctx.getNodeParameter('clientKey', 0, ''));
+		prefix = namespacedPrefix(keyPrefix, clientKey);
 	} catch (error) {
 		throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
 	}
+	const scope = clientKey ? prefix : ownWorkflowScope(ctx, prefix);
 	let stats;
 	let refused;
 	try {
 		stats = await store!.readStats(prefix, { hours });
-		refused = await store!.readRefusals(prefix, { hours });
+		if (!clientKey) {
+			const own = new Set(
+				(await store!.readStats(scope, { hours })).map((s) => `${s.platform}\u0000${s.destination}`),
+			);
+			stats = stats.filter((s) => own.has(`${s.platform}\u0000${s.destination}`));
+		}
+		refused = await store!.readRefusals(scope, { hours });
 	} catch (error) {
 		throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
 	}

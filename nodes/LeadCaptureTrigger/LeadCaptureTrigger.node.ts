@@ -7,7 +7,7 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import {
 	CaptureLog,
 	captureLogKey,
@@ -15,6 +15,7 @@ import {
 	namespacedPrefix,
 	CAPTURE_SCRIPT_CONTENT_TYPE,
 	processCapture,
+	readClientKey,
 	type CaptureConfig,
 	type CaptureSource,
 	type LeadState,
@@ -22,6 +23,7 @@ import {
 import { leadCapiRedisConnectionTest, leadCaptureSecretTest } from '../common/credentialTests';
 import { getRedisClient, redisConfigFromCredentials } from '../common/redisClients';
 import { captureTriggerProperties, captureTriggerSubtitle } from './description';
+import { workflowIdOf } from '../common/workflowScope';
 import { readRawBody } from './readBody';
 import { recordRefusal, type Refusal } from './refusals';
 
@@ -51,6 +53,24 @@ function answer(res: Res, status: number, body: unknown, headers: Record<string,
 function header(req: Req, name: string): string | undefined {
 	const value = req.headers[name];
 	return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The Client Key setting, validated: an invalid key (a space, a colon…) is a configuration error
+ * that stops activation and every delivery with a clear message, never a warning that quietly
+ * leaves the capture log unwritten.
+ */
+function clientKeyOf(ctx: IHookFunctions | IWebhookFunctions): string | undefined {
+	const settings = ctx.getNodeParameter('settings', {}) as Settings;
+	try {
+		return readClientKey(settings.clientKey);
+	} catch (error) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Settings → Client Key: ${error instanceof Error ? error.message : String(error)}`,
+			{ description: 'Use a short slug per client, e.g. acme or acme-eu, the same in its Lead Rule Filter and senders.' },
+		);
+	}
 }
 
 /** Applies the allow-list; returns why the origin is refused, or undefined when it may send. */
@@ -192,6 +212,8 @@ export class LeadCaptureTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				// Activation (and "listen for test event") stops here on an invalid Client Key.
+				clientKeyOf(this);
 				return true;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
@@ -235,8 +257,9 @@ export class LeadCaptureTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
+		const clientKey = clientKeyOf(this);
 		const refused = (status: number, reason: string) =>
-			refuse(this, res, { status, reason, source, clientKey: settings.clientKey });
+			refuse(this, res, { status, reason, source, clientKey });
 		const originRefused = checkOrigin(req, res, settings.allowedOrigins ?? '');
 		if (originRefused) return refused(403, originRefused);
 
@@ -271,8 +294,9 @@ export class LeadCaptureTrigger implements INodeType {
 				const name = (settings.captureLogName || (this.getNodeParameter('path') as string)).trim();
 				await new CaptureLog(client, {
 					key: captureLogKey(
-						namespacedPrefix(String(credentials.keyPrefix ?? ''), settings.clientKey),
+						namespacedPrefix(String(credentials.keyPrefix ?? ''), clientKey),
 						name,
+						workflowIdOf(this),
 					),
 					maxEntries: settings.captureLogMaxEntries,
 				}).append(record, { defaultCountry: settings.defaultCountry || undefined });

@@ -27,6 +27,7 @@ import {
 } from '../../shared';
 import { resolveStore } from './dedupStores';
 import { n8nExecutor } from './n8nExecutor';
+import { markOwnDestinations } from './workflowScope';
 
 /** What a sender node adds to the common path: its adapter, credential and event naming. */
 export interface SenderSpec<Config, Payload> {
@@ -280,6 +281,7 @@ export async function executeSender<Config, Payload>(
 		keyPrefix,
 		...dispatchOptions(options),
 	});
+	await markOwnDestinations(ctx, store, keyPrefix, readClientKey(options.clientKey), results);
 
 	if (!ctx.continueOnFail()) {
 		const index = results.findIndex((r) => r.status === 'failed');

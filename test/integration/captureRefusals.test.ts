@@ -50,6 +50,7 @@ async function startTrigger(
 			getRequestObject: () => req,
 			getResponseObject: () => res,
 			getWebhookName: () => 'default',
+			getWorkflow: () => ({ id: 'wf-refusals', name: 'Refusals', active: true }),
 			getNodeParameter: (name: string, fallback?: unknown) =>
 				name in parameters ? parameters[name] : fallback,
 			getCredentials: async (name: string) => credentials[name],
@@ -92,6 +93,8 @@ async function healthReport(store: 'redis' | 'memory', redis: Record<string, unk
 			name in parameters ? parameters[name] : fallback,
 		getCredentials: async () => redis,
 		getNode: () => ({ name: 'Health Report' }),
+		// The same workflow as the trigger: without a Client Key the report shows its own paths.
+		getWorkflow: () => ({ id: 'wf-refusals', name: 'Refusals', active: true }),
 		continueOnFail: () => false,
 	} as unknown as IExecuteFunctions;
 	const [items] = await new IdentityNormalizer().execute.call(ctx);
@@ -175,8 +178,9 @@ describe('the Lead Capture Trigger makes refused deliveries visible', () => {
 			refused: 4,
 			reasons: { signature: 3, origin: 1 },
 		});
-		// The counters live under the credential's prefix, with the send counters' TTL.
-		const keys = await admin.keys(`${prefix}:refused:*`);
+		// The counters live under the credential's prefix, in this workflow's own scope (no Client
+		// Key), with the send counters' TTL.
+		const keys = await admin.keys(`${prefix}:workflow:wf-refusals:refused:*`);
 		expect(keys).toHaveLength(1);
 		const ttl = await admin.pttl(keys[0]);
 		expect(ttl).toBeGreaterThan(48 * 3_600_000);
