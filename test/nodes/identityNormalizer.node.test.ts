@@ -124,10 +124,10 @@ describe('Identity Normalizer node: Health Report reads what a sender counted in
 		await sendFrom('wf-client-a', 'PIXEL_A');
 		await sendFrom('wf-client-b', 'PIXEL_B');
 		await sendFrom('wf-client-c', 'PIXEL_C', 'clientc');
-		const report = async (workflowId: string, clientKey = '') => {
+		const report = async (workflowId: string, clientKey = '', unkeyedScope = 'workflow') => {
 			const { outputs } = await runExecute(node, [{}], {
 				workflowId,
-				params: { operation: 'report', platforms: ['meta'], clientKey },
+				params: { operation: 'report', platforms: ['meta'], clientKey, unkeyedScope },
 				credentials: { leadCapiRedisApi: redis.credential() },
 			});
 			return outputs[0].map((item) => item.json.destination);
@@ -136,5 +136,7 @@ describe('Identity Normalizer node: Health Report reads what a sender counted in
 		expect(await report('wf-client-b')).toEqual(['PIXEL_B']);
 		expect(await report('wf-scheduled-report')).toEqual([]);
 		expect(await report('wf-scheduled-report', 'clientc')).toEqual(['PIXEL_C']);
+		// A single business reporting from a separate workflow chooses every unkeyed destination.
+		expect(await report('wf-scheduled-report', '', 'all')).toEqual(['PIXEL_A', 'PIXEL_B']);
 	});
 });
