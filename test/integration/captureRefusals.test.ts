@@ -79,12 +79,17 @@ async function startTrigger(
 	};
 }
 
-async function healthReport(store: 'redis' | 'memory', redis: Record<string, unknown>) {
+async function healthReport(
+	store: 'redis' | 'memory',
+	redis: Record<string, unknown>,
+	from: { workflowId?: string; unkeyedScope?: 'workflow' | 'all' } = {},
+) {
 	const parameters: Record<string, unknown> = {
 		operation: 'report',
 		store,
 		hours: 24,
 		clientKey: '',
+		unkeyedScope: from.unkeyedScope ?? 'workflow',
 		platforms: ['meta'],
 	};
 	const ctx = {
@@ -93,8 +98,9 @@ async function healthReport(store: 'redis' | 'memory', redis: Record<string, unk
 			name in parameters ? parameters[name] : fallback,
 		getCredentials: async () => redis,
 		getNode: () => ({ name: 'Health Report' }),
-		// The same workflow as the trigger: without a Client Key the report shows its own paths.
-		getWorkflow: () => ({ id: 'wf-refusals', name: 'Refusals', active: true }),
+		// By default the same workflow as the trigger: without a Client Key the report shows its
+		// own workflow's paths.
+		getWorkflow: () => ({ id: from.workflowId ?? 'wf-refusals', name: 'Report', active: true }),
 		continueOnFail: () => false,
 	} as unknown as IExecuteFunctions;
 	const [items] = await new IdentityNormalizer().execute.call(ctx);
@@ -178,6 +184,11 @@ describe('the Lead Capture Trigger makes refused deliveries visible', () => {
 			refused: 4,
 			reasons: { signature: 3, origin: 1 },
 		});
+		// Another workflow's report shows none of them, unless it asks for every unkeyed workflow.
+		expect(await healthReport('redis', redis, { workflowId: 'wf-other-client' })).toEqual([]);
+		expect(
+			await healthReport('redis', redis, { workflowId: 'wf-other-client', unkeyedScope: 'all' }),
+		).toContainEqual(expect.objectContaining({ capture_path: 'leads/typeform-refusals', refused: 4 }));
 		// The counters live under the credential's prefix, in this workflow's own scope (no Client
 		// Key), with the send counters' TTL.
 		const keys = await admin.keys(`${prefix}:workflow:wf-refusals:refused:*`);
