@@ -8,6 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import {
 	dispatch,
 	namespacedPrefix,
+	readClientKey,
 	readLeadRecord,
 	Transport,
 	withRecordFields,
@@ -24,7 +25,8 @@ import {
 	type GoogleAdjustment,
 } from '../../shared/platforms/google';
 import { resolveStore } from '../common/dedupStores';
-import { dispatchOptions, failedItemError, type SenderOptions } from '../common/executeSender';
+import { markOwnDestinations } from '../common/workflowScope';
+import { dispatchOptions, failedItemError, lostDigits, type SenderOptions } from '../common/executeSender';
 import { DATA_MANAGER_CREDENTIAL, dataManagerSpec } from './dataManager';
 import { GOOGLE_ADS_CREDENTIAL, googleAdsExecutor } from './executor';
 import { googleSpec } from './googleAdsApi';
@@ -107,6 +109,8 @@ function readRecords(
 		}
 		if (!record)
 			return { record: {}, eventName: '', error: 'input item is not a lead record object' };
+		const idProblem = lostDigits(record);
+		if (idProblem) return { record, eventName: '', error: idProblem };
 		// The conversion's own time: what the window is measured from, and Data Manager's event time.
 		const conversionTime = ctx.getNodeParameter('conversionTime', i, '') as unknown;
 		if (conversionTime !== '' && conversionTime !== null && conversionTime !== undefined)
@@ -148,13 +152,19 @@ async function setup(
 	const credentialName = api === 'googleAdsApi' ? GOOGLE_ADS_CREDENTIAL : DATA_MANAGER_CREDENTIAL;
 	const transport = new Transport({ executor: googleAdsExecutor(ctx, credentialName) });
 	const credentials = await ctx.getCredentials(credentialName);
+	const clientKey = readClientKey(options.clientKey);
 	if (api === 'googleAdsApi') {
 		const config = await googleSpec.readConfig(ctx, credentials, options, transport);
-		const adapter = googleAdjustmentAdapter(adjustment, original);
+		const adapter = googleAdjustmentAdapter(adjustment, original, Date.now, clientKey);
 		return { adapter: adapter as PlatformAdapter<unknown, unknown>, config, transport };
 	}
 	const config = await dataManagerSpec.readConfig(ctx, credentials, options, transport);
-	const adapter = dataManagerRestatementAdapter(googleDataManagerAdapter, original);
+	const adapter = dataManagerRestatementAdapter(
+		googleDataManagerAdapter,
+		original,
+		Date.now,
+		clientKey,
+	);
 	return { adapter: adapter as PlatformAdapter<unknown, unknown>, config, transport };
 }
 
@@ -197,6 +207,7 @@ export async function executeAdjust(
 		...dispatchOptions(options),
 	});
 	if (api === 'dataManager') await recordDataManagerRequests(resolved.store, keyPrefix, results);
+	await markOwnDestinations(ctx, resolved.store, keyPrefix, readClientKey(options.clientKey), results);
 	if (!ctx.continueOnFail()) {
 		const index = results.findIndex((r) => r.status === 'failed');
 		if (index >= 0) throw failedItemError(ctx, 'google', results, index);

@@ -12,6 +12,7 @@ import {
 	evictionCheck,
 	estimateMatchQuality,
 	namespacedPrefix,
+	readClientKey,
 	normalizeIdentity,
 	PLATFORM_ADAPTERS,
 	PLATFORMS,
@@ -22,6 +23,7 @@ import {
 import { leadCapiRedisConnectionTest } from '../common/credentialTests';
 import { resolveStore } from '../common/dedupStores';
 import { optionNameExpression } from '../common/descriptions';
+import { ownWorkflowScope } from '../common/workflowScope';
 
 interface NormalizerOptions extends IDataObject {
 	defaultCountry?: string;
@@ -116,7 +118,30 @@ export class IdentityNormalizer implements INodeType {
 				type: 'string',
 				default: '',
 				placeholder: 'acme',
-				description: "Agencies: the client's Client Key as set in its senders; empty for none",
+				description:
+					"Agencies: the client's Client Key as set in its senders. Empty: see Without a Client Key.",
+				displayOptions: { show: { operation: ['report'] } },
+			},
+			{
+				displayName: 'Without a Client Key',
+				name: 'unkeyedScope',
+				type: 'options',
+				options: [
+					{
+						name: "This Workflow's Destinations",
+						value: 'workflow',
+						description:
+							'The destinations the senders of this workflow (without a Client Key) sent to, and the refusals of its triggers',
+					},
+					{
+						name: 'All Destinations Without a Client Key',
+						value: 'all',
+						description:
+							'Every workflow on this Redis whose senders have no Client Key: for a single business, never for an agency',
+					},
+				],
+				default: 'workflow',
+				description: 'What the report covers when Client Key is empty',
 				displayOptions: { show: { operation: ['report'] } },
 			},
 			{
@@ -226,7 +251,11 @@ export class IdentityNormalizer implements INodeType {
 
 /**
  * One item per destination with its counters of the last hours, then one per capture path with
- * its refused deliveries.
+ * its refused deliveries. With a Client Key: that client's destinations and paths. Without one:
+ * only this workflow's own — the destinations its senders (without a Client Key) sent to and the
+ * paths of its triggers — never those of other workflows sharing the Redis, unless the user
+ * chose every destination without a Client Key (a single business with a separate report
+ * workflow).
  */
 async function healthReport(
 	ctx: IExecuteFunctions,
@@ -236,16 +265,28 @@ async function healthReport(
 	const hours = Math.min(48, Math.max(1, Number(ctx.getNodeParameter('hours', 0))));
 	const { store, keyPrefix, client } = await resolveStore(ctx, kind);
 	let prefix: string;
+	let clientKey: string | undefined;
 	try {
-		prefix = namespacedPrefix(keyPrefix, ctx.getNodeParameter('clientKey', 0, '') as string);
+		clientKey = readClientKey(ctx.getNodeParameter('clientKey', 0, ''));
+		prefix = namespacedPrefix(keyPrefix, clientKey);
 	} catch (error) {
 		throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
 	}
+	const everyUnkeyed = !clientKey && ctx.getNodeParameter('unkeyedScope', 0, 'workflow') === 'all';
+	const scope = clientKey || everyUnkeyed ? prefix : ownWorkflowScope(ctx, prefix);
 	let stats;
 	let refused;
 	try {
 		stats = await store!.readStats(prefix, { hours });
-		refused = await store!.readRefusals(prefix, { hours });
+		if (scope !== prefix) {
+			const own = new Set(
+				(await store!.readStats(scope, { hours })).map((s) => `${s.platform}\u0000${s.destination}`),
+			);
+			stats = stats.filter((s) => own.has(`${s.platform}\u0000${s.destination}`));
+		}
+		// Unkeyed triggers count refusals in their workflow's scope: "all" reads every workflow's
+		// (a SCAN pattern: the Redis store; the in-memory store has no patterns).
+		refused = await store!.readRefusals(everyUnkeyed ? `${prefix}:workflow:*` : scope, { hours });
 	} catch (error) {
 		throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
 	}

@@ -7,7 +7,7 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import {
 	CaptureLog,
 	captureLogKey,
@@ -15,6 +15,7 @@ import {
 	namespacedPrefix,
 	CAPTURE_SCRIPT_CONTENT_TYPE,
 	processCapture,
+	readClientKey,
 	type CaptureConfig,
 	type CaptureSource,
 	type LeadRecord,
@@ -25,6 +26,7 @@ import {
 import { leadCapiRedisConnectionTest, leadCaptureSecretTest } from '../common/credentialTests';
 import { getRedisClient, redisConfigFromCredentials } from '../common/redisClients';
 import { captureTriggerProperties, captureTriggerSubtitle } from './description';
+import { workflowIdOf } from '../common/workflowScope';
 import { readRawBody } from './readBody';
 import { recordRefusal, type Refusal } from './refusals';
 
@@ -56,6 +58,24 @@ function answer(res: Res, status: number, body: unknown, headers: Record<string,
 function header(req: Req, name: string): string | undefined {
 	const value = req.headers[name];
 	return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The Client Key setting, validated: an invalid key (a space, a colon…) is a configuration error
+ * that stops activation and every delivery with a clear message, never a warning that quietly
+ * leaves the capture log unwritten.
+ */
+function clientKeyOf(ctx: IHookFunctions | IWebhookFunctions): string | undefined {
+	const settings = ctx.getNodeParameter('settings', {}) as Settings;
+	try {
+		return readClientKey(settings.clientKey);
+	} catch (error) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Settings → Client Key: ${error instanceof Error ? error.message : String(error)}`,
+			{ description: 'Use a short slug per client, e.g. acme or acme-eu, the same in its Lead Rule Filter and senders.' },
+		);
+	}
 }
 
 /** Applies the allow-list; returns why the origin is refused, or undefined when it may send. */
@@ -144,14 +164,23 @@ async function captureConfig(
  * must not lose the lead itself, so failures are logged (with what fills Redis on OOM) and the
  * execution starts anyway.
  */
-async function appendToCaptureLog(ctx: IWebhookFunctions, record: LeadRecord, settings: Settings): Promise<void> {
+async function appendToCaptureLog(
+	ctx: IWebhookFunctions,
+	record: LeadRecord,
+	settings: Settings,
+	clientKey: string | undefined,
+): Promise<void> {
 	let client: RedisClient | undefined;
 	try {
 		const credentials = await ctx.getCredentials('leadCapiRedisApi');
 		client = getRedisClient(redisConfigFromCredentials(credentials)).client;
 		const name = (settings.captureLogName || (ctx.getNodeParameter('path') as string)).trim();
 		const appended = await new CaptureLog(client, {
-			key: captureLogKey(namespacedPrefix(String(credentials.keyPrefix ?? ''), settings.clientKey), name),
+			key: captureLogKey(
+				namespacedPrefix(String(credentials.keyPrefix ?? ''), clientKey),
+				name,
+				workflowIdOf(ctx),
+			),
 			maxEntries: settings.captureLogMaxEntries,
 			maxBytes: settings.captureLogMaxMb ? settings.captureLogMaxMb * 1024 * 1024 : undefined,
 		}).append(record, { defaultCountry: settings.defaultCountry || undefined });
@@ -234,6 +263,8 @@ export class LeadCaptureTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				// Activation (and "listen for test event") stops here on an invalid Client Key.
+				clientKeyOf(this);
 				return true;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
@@ -277,8 +308,9 @@ export class LeadCaptureTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
+		const clientKey = clientKeyOf(this);
 		const refused = (status: number, reason: string) =>
-			refuse(this, res, { status, reason, source, clientKey: settings.clientKey });
+			refuse(this, res, { status, reason, source, clientKey });
 		const originRefused = checkOrigin(req, res, settings.allowedOrigins ?? '');
 		if (originRefused) return refused(403, originRefused);
 
@@ -305,7 +337,7 @@ export class LeadCaptureTrigger implements INodeType {
 
 		const { record } = outcome;
 		for (const warning of outcome.warnings) this.logger.warn(`Lead Capture Trigger: ${warning}`);
-		if (this.getNodeParameter('captureLog') === 'redis') await appendToCaptureLog(this, record, settings);
+		if (this.getNodeParameter('captureLog') === 'redis') await appendToCaptureLog(this, record, settings, clientKey);
 		answer(res, 200, { ok: true, record_id: record.record_id, state: record.state });
 		return {
 			workflowData: [[{ json: record as IDataObject }]],

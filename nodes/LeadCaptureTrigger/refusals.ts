@@ -10,6 +10,7 @@ import {
 } from '../../shared';
 import { memoryStore } from '../common/dedupStores';
 import { getRedisClient, redisConfigFromCredentials } from '../common/redisClients';
+import { ownWorkflowScope } from '../common/workflowScope';
 
 /** One warn line per path and reason per minute, for this n8n process. */
 const refusalLog = new RefusalLogLimiter(60_000);
@@ -25,8 +26,10 @@ export interface Refusal {
 /**
  * Makes a refused delivery visible: a warn line in n8n's log (rate-limited) and a counter per
  * capture path and reason for the Identity Normalizer's Health Report — in the capture log's
- * Redis when the trigger keeps one, else in this process's in-memory store. Never throws: a
- * counter that cannot be written is only logged at debug level.
+ * Redis when the trigger keeps one, else in this process's in-memory store; under the Client Key
+ * when set, else in this workflow's own scope (the Health Report without a Client Key shows only
+ * its own workflow's triggers). Never throws: a counter that cannot be written is only logged at
+ * debug level.
  */
 export async function recordRefusal(ctx: IWebhookFunctions, refusal: Refusal): Promise<void> {
 	const path = String(ctx.getNodeParameter('path', '')).replace(/^\/+/, '');
@@ -37,9 +40,11 @@ export async function recordRefusal(ctx: IWebhookFunctions, refusal: Refusal): P
 	}
 	try {
 		const { store, keyPrefix } = await refusalStore(ctx);
-		await store.recordRefusal(
-			refusalIncrement(namespacedPrefix(keyPrefix, refusal.clientKey), path, reason),
-		);
+		const base = namespacedPrefix(keyPrefix, undefined);
+		const scope = refusal.clientKey?.trim()
+			? namespacedPrefix(keyPrefix, refusal.clientKey)
+			: ownWorkflowScope(ctx, base);
+		await store.recordRefusal(refusalIncrement(scope, path, reason));
 	} catch (error) {
 		ctx.logger.debug(
 			`Lead Capture Trigger: refused delivery not counted (${error instanceof Error ? error.message : String(error)})`,

@@ -20,6 +20,7 @@ import {
 } from '../../shared';
 import { leadCapiRedisConnectionTest } from '../common/credentialTests';
 import { getRedisClient, redisConfigFromCredentials } from '../common/redisClients';
+import { workflowIdOf } from '../common/workflowScope';
 import { ruleFilterOutputs, ruleFilterProperties, ruleFilterSubtitle } from './description';
 
 interface ConditionParameter {
@@ -151,7 +152,10 @@ async function preview(ctx: IExecuteFunctions, policy: SendPolicy): Promise<IDat
 	} catch (error) {
 		throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
 	}
-	const log = new CaptureLog(client, { key: captureLogKey(prefix, name) });
+	// Capture logs are kept per workflow: the trigger's is this workflow's unless told otherwise.
+	const workflowId =
+		String(ctx.getNodeParameter('previewWorkflowId', 0, '') ?? '').trim() || workflowIdOf(ctx);
+	const log = new CaptureLog(client, { key: captureLogKey(prefix, name, workflowId) });
 	let read;
 	try {
 		read = await log.readWindow();

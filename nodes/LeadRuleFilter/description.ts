@@ -203,6 +203,16 @@ export const ruleFilterProperties: INodeProperties[] = [
 		displayOptions: { show: { operation: ['preview'] } },
 	},
 	{
+		displayName: 'Trigger Workflow ID',
+		name: 'previewWorkflowId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 8xKq3V0aB1cD2eF4',
+		description:
+			'Capture logs are kept per workflow. Empty: the Lead Capture Trigger of this workflow. Else the ID of the workflow whose trigger keeps the log (in its URL after /workflow/).',
+		displayOptions: { show: { operation: ['preview'] } },
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',

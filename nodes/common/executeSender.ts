@@ -11,7 +11,9 @@ import {
 	dispatch,
 	joinSentences,
 	namespacedPrefix,
+	readClientKey,
 	readLeadRecord,
+	recordIdProblem,
 	Transport,
 	withRecordFields,
 	type HttpExecutor,
@@ -25,6 +27,7 @@ import {
 } from '../../shared';
 import { resolveStore } from './dedupStores';
 import { n8nExecutor } from './n8nExecutor';
+import { markOwnDestinations } from './workflowScope';
 
 /** What a sender node adds to the common path: its adapter, credential and event naming. */
 export interface SenderSpec<Config, Payload> {
@@ -135,11 +138,21 @@ function readItems<Config, Payload>(
 						: 'input item is not a lead record object',
 				};
 			}
+			const idProblem = lostDigits(record);
+			if (idProblem) return { record, eventName: '', error: idProblem };
 			return { record, eventName: eventName(record, i) };
 		} catch (error) {
 			return { record: record ?? {}, eventName: '', error: errorMessage(error) };
 		}
 	});
+}
+
+/**
+ * A numeric record id beyond 2^53 (from another node's JSON: its digits are already lost) fails
+ * its item with the reason, instead of colliding with the records that rounded to the same number.
+ */
+export function lostDigits(record: LeadRecord): string | undefined {
+	return typeof record.record_id === 'number' ? (recordIdProblem(record.record_id) ?? undefined) : undefined;
 }
 
 function summary(results: ItemResult[]): string {
@@ -199,6 +212,7 @@ export function dispatchOptions(options: SenderOptions) {
 		committedTtlMs: Math.max(1, Number(options.dedupTtlDays ?? 30)) * 86_400_000,
 		eventWindowPolicy: options.eventWindowPolicy ?? 'clamp',
 		defaultCountry: options.defaultCountry || undefined,
+		clientKey: readClientKey(options.clientKey),
 		batchSize: options.batchSize,
 		dryRun: Boolean(options.dryRun),
 		includePayload: Boolean(options.includePayload),
@@ -276,6 +290,7 @@ export async function executeSender<Config, Payload>(
 		...dispatchOptions(options),
 	});
 	await spec.afterDispatch?.(results, { store, keyPrefix });
+	await markOwnDestinations(ctx, store, keyPrefix, readClientKey(options.clientKey), results);
 
 	if (!ctx.continueOnFail()) {
 		const index = results.findIndex((r) => r.status === 'failed');

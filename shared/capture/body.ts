@@ -61,9 +61,15 @@ function parseJsonBody(text: string): ParsedBody {
 	if (text.trim() === '') return malformedJson('empty body');
 	let parsed: unknown;
 	try {
-		parsed = JSON.parse(text);
-	} catch (error) {
-		return malformedJson(describeJsonError(error));
+		parsed = JSON.parse(keepBigIntegersExact(text));
+	} catch {
+		// The message (and its position) of the text as it was sent.
+		try {
+			JSON.parse(text);
+		} catch (error) {
+			return malformedJson(describeJsonError(error));
+		}
+		return malformedJson('not valid JSON');
 	}
 	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
 		const got = Array.isArray(parsed)
@@ -74,6 +80,54 @@ function parseJsonBody(text: string): ParsedBody {
 		return malformedJson(`expected an object at the top level, got ${got}`);
 	}
 	return { ok: true, body: parsed as JsonObject };
+}
+
+/**
+ * JSON integers beyond 2^53 (Number.MAX_SAFE_INTEGER) lose digits as JavaScript numbers:
+ * `1234567890123456789` becomes `1234567890123456800`, so three CRM records with snowflake ids
+ * would become one record id. Such an integer literal is read as the string of its exact digits
+ * instead: the text is rewritten before JSON.parse, wrapping each unsafe integer literal outside
+ * strings in quotes (Node 20's JSON.parse gives revivers no source text). Fractions, exponents and
+ * safe integers stay numbers. Text without a run of 16 digits is returned as is.
+ */
+export function keepBigIntegersExact(text: string): string {
+	if (!/\d{16}/.test(text)) return text;
+	let out = '';
+	let copied = 0;
+	let i = 0;
+	while (i < text.length) {
+		const c = text.charCodeAt(i);
+		if (c === 0x22 /* " */) {
+			i = endOfString(text, i);
+			continue;
+		}
+		if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
+			NUMBER_TOKEN.lastIndex = i;
+			const token = NUMBER_TOKEN.exec(text)?.[0] ?? text[i];
+			if (/^-?\d+$/.test(token) && !Number.isSafeInteger(Number(token))) {
+				out += `${text.slice(copied, i)}"${token}"`;
+				copied = i + token.length;
+			}
+			i += token.length;
+			continue;
+		}
+		i++;
+	}
+	return copied === 0 ? text : out + text.slice(copied);
+}
+
+const NUMBER_TOKEN = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/** The index just past the string starting at `start` (a quote); the end of text if unclosed. */
+function endOfString(text: string, start: number): number {
+	let i = start + 1;
+	while (i < text.length) {
+		const c = text.charCodeAt(i);
+		if (c === 0x5c /* \\ */) i += 2;
+		else if (c === 0x22) return i + 1;
+		else i++;
+	}
+	return text.length;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import { readRecordId } from '../events';
+import { readRecordId, recordIdProblem } from '../events';
 import { isObject, normalizeKey, type JsonObject } from './values';
 
 /**
@@ -60,10 +60,21 @@ export function detectRecordId(
 	return null;
 }
 
-/** A usable record id (trimmed string; numbers stringified), or why not. */
+/**
+ * A usable record id (trimmed string; numbers JavaScript holds exactly, stringified), or why not.
+ * Bodies keep big JSON integers as their exact digits (body.ts), so an unsafe number only comes
+ * from elsewhere (a mapped field, a preset); it is refused rather than collide with its neighbours.
+ */
 export function validateRecordId(raw: unknown): { id: string } | { problem: string } {
 	const id = readRecordId(raw);
-	if (id === null) return { problem: 'is missing, empty or not text' };
+	if (id === null) {
+		const problem = recordIdProblem(raw) ?? '';
+		return {
+			problem: problem.startsWith('record id ')
+				? problem.slice('record id '.length)
+				: 'is missing, empty or not text',
+		};
+	}
 	if (id.length > MAX_RECORD_ID_LENGTH) {
 		return { problem: `is longer than ${MAX_RECORD_ID_LENGTH} characters` };
 	}

@@ -14,9 +14,15 @@ export const MIN_CAPTURE_LOG_MAX_BYTES = 1024 * 1024;
 /** Entries read per XREVRANGE call when building a preview. */
 const READ_PAGE = 5_000;
 
-/** `<prefix>:capturelog:<name>` — the trigger's namespace. */
-export function captureLogKey(prefix: string, name: string): string {
-	return `${prefix || 'leadcapi'}:capturelog:${name}`;
+/**
+ * `<prefix>:capturelog:<workflow id>:<name>` — one log per workflow and trigger path (or Capture
+ * Log Name), so two workflows on the same path never read each other's captures; with a Client
+ * Key the prefix is `<prefix>:<client key>`. The nodes always pass the workflow id; without one
+ * (tools, tests) the key is `<prefix>:capturelog:<name>`.
+ */
+export function captureLogKey(prefix: string, name: string, workflowId?: string): string {
+	const scope = workflowId === undefined ? '' : `${workflowId.replace(/[^A-Za-z0-9_.-]/g, '_') || '_'}:`;
+	return `${prefix || 'leadcapi'}:capturelog:${scope}${name}`;
 }
 
 export interface CaptureLogEntry {

@@ -78,7 +78,7 @@ function eventIdOf(
 		result.error = 'event name is empty';
 		return undefined;
 	}
-	result.event_id = deriveEventId(run.destination, item.eventName, recordId);
+	result.event_id = deriveEventId(run.destination, item.eventName, recordId, run.options.clientKey);
 	return result.event_id;
 }
 

@@ -171,6 +171,8 @@ export interface DispatchOptions<Config, Payload> {
 	store: DedupStore | null;
 	failMode?: DedupFailMode;
 	keyPrefix?: string;
+	/** An agency's Client Key: part of every event id (deriveEventId), so clients never share ids. */
+	clientKey?: string;
 	claimTtlMs?: number;
 	committedTtlMs?: number;
 	eventWindowPolicy?: EventWindowPolicy;

@@ -1,4 +1,4 @@
-export { deriveEventId, readRecordId } from './eventId';
+export { deriveEventId, readClientKey, readRecordId, recordIdProblem } from './eventId';
 export { resolveEventTime, parseTimeMs } from './eventTime';
 export type { EventWindowPolicy, EventTimeInput, EventTimeResult } from './eventTime';
 export { readConsent, readValue } from './consent';

@@ -246,3 +246,41 @@ export function recentBuckets(now: number, hours: number): Set<string> {
 	for (let h = 0; h < hours; h++) buckets.add(statsBucket(now - h * STATS_BUCKET_MS));
 	return buckets;
 }
+
+/**
+ * A workflow's own scope, `<prefix>:workflow:<workflow id>`, for what has no Client Key to be
+ * kept apart by: the destinations its senders sent to and the refusals of its triggers. A Health
+ * Report without a Client Key reads only this workflow's scope, so it never lists the destinations
+ * of other workflows (other clients) sharing the Redis.
+ */
+export function workflowScope(prefix: string, workflowId: string): string {
+	return `${prefix}:workflow:${workflowId.replace(/[^A-Za-z0-9_.-]/g, '_') || '_'}`;
+}
+
+/**
+ * The marks a run leaves in its workflow's scope: one counter per destination it dispatched to
+ * (`items`), in the same hourly buckets as the destination's counters. The Health Report reads
+ * them to know which destinations are this workflow's own.
+ */
+export function workflowDestinationMarks(
+	scope: string,
+	results: ReadonlyArray<{ platform: Platform; destination: string }>,
+	now: number,
+	options: { hashTag?: boolean } = {},
+): StatsIncrements[] {
+	const counts = new Map<string, { platform: Platform; destination: string; items: number }>();
+	for (const { platform, destination } of results) {
+		if (!destination) continue;
+		const id = `${platform}\u0000${destination}`;
+		const entry = counts.get(id) ?? { platform, destination, items: 0 };
+		entry.items++;
+		counts.set(id, entry);
+	}
+	return [...counts.values()].map(({ platform, destination, items }) => ({
+		key: statsKey(scope, platform, destination, statsBucket(now), options),
+		platform,
+		destination,
+		increments: { items },
+		ttlMs: STATS_TTL_MS,
+	}));
+}

@@ -195,7 +195,9 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 			/** A path's refusal counters, summed over its hourly buckets (a run may straddle an hour). */
 			const refusalCounters = async (capturePath: string) => {
 				const sum: Record<string, string> = {};
-				for (const key of await admin.keys(`${keyPrefix}:refused:${capturePath}:*`)) {
+				// No Client Key: a trigger counts refusals in its own workflow's scope.
+				const workflowId = capturePath === 'e2e-site' ? siteFlow.id : typeformFlow.id;
+				for (const key of await admin.keys(`${keyPrefix}:workflow:${workflowId}:refused:${capturePath}:*`)) {
 					for (const [field, value] of Object.entries(await admin.hgetall(key))) {
 						sum[field] = field === '_path' ? value : String(Number(sum[field] ?? 0) + Number(value));
 					}
@@ -235,7 +237,7 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 				});
 			}
 			// The capture log holds both captures of the site, redacted.
-			const log = await admin.xrange(captureLogKey(keyPrefix, 'e2e-site'), '-', '+');
+			const log = await admin.xrange(captureLogKey(keyPrefix, 'e2e-site', siteFlow.id), '-', '+');
 			expect(log.map(([, fields]) => JSON.parse(fields[1]).state)).toEqual(['partial', 'lead']);
 			expect(JSON.stringify(log)).not.toContain('ana@globex.io');
 
@@ -274,7 +276,7 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 	it('previews rules over a seeded week of captures with the same engine as the live filter', async () => {
 		const now = Date.now();
 		const week = captureWeek(now, 700);
-		await seedCaptureLog(admin, captureLogKey(keyPrefix, 'e2e-week'), week);
+		await seedCaptureLog(admin, captureLogKey(keyPrefix, 'e2e-week', 'e2eCapPreview01'), week);
 		// Independently of the rules engine: completed leads always pass; partials pass when
 		// the email is not free-mail and the page is a pricing page.
 		const expected = week.filter(({ record }) => {

@@ -132,7 +132,8 @@ describe('example workflows in a real n8n', () => {
 					type: 'n8n-nodes-lead-capi.identityNormalizer',
 					typeVersion: 1,
 					position: [220, 0],
-					parameters: { operation: 'report', store: 'redis', hours: 24, platforms: ['google', 'meta', 'microsoft', 'pinterest', 'tiktok'] },
+					// A report workflow of its own: the senders are in other workflows, without a Client Key.
+					parameters: { operation: 'report', store: 'redis', hours: 24, unkeyedScope: 'all', platforms: ['google', 'meta', 'microsoft', 'pinterest', 'tiktok'] },
 					credentials: { leadCapiRedisApi: { id: DEMO.redis.id, name: DEMO.redis.name } },
 				},
 			],

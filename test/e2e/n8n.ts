@@ -80,9 +80,16 @@ export async function n8nWithPackage(): Promise<N8nInstance> {
 				port,
 				logFile: path.join(userFolder, 'n8n.log'),
 			});
-			const cookie: string = await n8n.ownerSession(server.baseUrl, n8n.LOCAL_OWNER);
-			// n8n 2.x publishes active workflows after start-up: wait until their webhooks answer.
-			await n8n.waitForActiveWorkflows(server.baseUrl, cookie);
+			// n8n 2.x publishes active workflows after start-up: wait until their webhooks answer
+			// (a workflow that cannot be published stops the server and fails with n8n's reason).
+			let cookie: string;
+			try {
+				cookie = await n8n.ownerSession(server.baseUrl, n8n.LOCAL_OWNER);
+				await n8n.waitForActiveWorkflows(server.baseUrl, cookie);
+			} catch (error) {
+				await server.stop();
+				throw error;
+			}
 			return {
 				baseUrl: server.baseUrl,
 				rest: async (restPath: string, body: unknown) => {

@@ -73,7 +73,7 @@ describe('workflow templates in a real n8n', () => {
 	it('typeform-lead-with-preview: the preview runs before going live, over a week of captures', async () => {
 		const now = Date.now();
 		const week = captureWeek(now, 700);
-		await seedCaptureLog(admin, captureLogKey(keyPrefix, 'typeform-leads'), week);
+		await seedCaptureLog(admin, captureLogKey(keyPrefix, 'typeform-leads', templates.typeform.id), week);
 		const expected = week.filter(({ record }) => !FREE_DOMAINS.includes(String(record.contact?.email).split('@')[1])).length;
 		const run = await instance.execute(templates.typeform.id);
 		expect(run.status).toBe('success');

@@ -50,6 +50,7 @@ describe('agency separation', () => {
 			transport: new Transport(),
 			store,
 			keyPrefix: namespacedPrefix(prefix, clientKey),
+			clientKey,
 		});
 	const sameRecords = () => [0, 1, 2].map((i) => ({ record: crmLead(i), eventName: 'Lead' }));
 
@@ -87,15 +88,32 @@ describe('agency separation', () => {
 		expect(keys.filter((k) => k.startsWith(`${prefix}:globex:meta:PIXEL_GLOBEX:`))).toHaveLength(3);
 	});
 
-	it('keeps clients apart even when they share a destination', async () => {
+	it('two clients sharing a pixel both get every lead delivered: their event ids differ', async () => {
 		const acme = await send(sameRecords(), 'SHARED_PIXEL', 'acme');
 		const globex = await send(sameRecords(), 'SHARED_PIXEL', 'globex');
 		expect(acme.map((r) => r.status)).toEqual(['sent', 'sent', 'sent']);
-		// Same destination, same record ids → same event ids: Meta itself would dedup these
-		// (the honest outcome), but our store does not confuse the clients' bookkeeping.
 		expect(globex.map((r) => r.status)).toEqual(['sent', 'sent', 'sent']);
+		// Same pixel, same record ids: with the Client Key in the event id, Meta's own
+		// event_id + event_name dedup keeps all six (before, it dropped globex's three).
+		const delivered = new Set(
+			standIn.received.map(
+				(r: { pixelId: string; event: { event_id: string; event_name: string } }) =>
+					`${r.pixelId}|${r.event.event_name}|${r.event.event_id}`,
+			),
+		);
+		expect(delivered.size).toBe(6);
+		expect(acme.map((r) => r.event_id)).not.toEqual(globex.map((r) => r.event_id));
 		expect((await admin.keys(`${prefix}:acme:*`)).filter((k) => !k.includes(':stats:'))).toHaveLength(3);
 		expect((await admin.keys(`${prefix}:globex:*`)).filter((k) => !k.includes(':stats:'))).toHaveLength(3);
+	});
+
+	it('one advertiser split across workflows shares its events by using the same Client Key', async () => {
+		// Workflow A (web form) and workflow B (CRM sync) send the same records to one pixel.
+		const first = await send(sameRecords(), 'SHARED_PIXEL', 'acme');
+		const second = await send(sameRecords(), 'SHARED_PIXEL', 'acme');
+		expect(first.map((r) => r.status)).toEqual(['sent', 'sent', 'sent']);
+		expect(second.map((r) => r.status)).toEqual(['duplicate', 'duplicate', 'duplicate']);
+		expect(second.map((r) => r.event_id)).toEqual(first.map((r) => r.event_id));
 	});
 
 	it('keeps capture logs and previews apart', async () => {

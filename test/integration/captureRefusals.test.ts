@@ -50,6 +50,7 @@ async function startTrigger(
 			getRequestObject: () => req,
 			getResponseObject: () => res,
 			getWebhookName: () => 'default',
+			getWorkflow: () => ({ id: 'wf-refusals', name: 'Refusals', active: true }),
 			getNodeParameter: (name: string, fallback?: unknown) =>
 				name in parameters ? parameters[name] : fallback,
 			getCredentials: async (name: string) => credentials[name],
@@ -78,12 +79,17 @@ async function startTrigger(
 	};
 }
 
-async function healthReport(store: 'redis' | 'memory', redis: Record<string, unknown>) {
+async function healthReport(
+	store: 'redis' | 'memory',
+	redis: Record<string, unknown>,
+	from: { workflowId?: string; unkeyedScope?: 'workflow' | 'all' } = {},
+) {
 	const parameters: Record<string, unknown> = {
 		operation: 'report',
 		store,
 		hours: 24,
 		clientKey: '',
+		unkeyedScope: from.unkeyedScope ?? 'workflow',
 		platforms: ['meta'],
 	};
 	const ctx = {
@@ -92,6 +98,9 @@ async function healthReport(store: 'redis' | 'memory', redis: Record<string, unk
 			name in parameters ? parameters[name] : fallback,
 		getCredentials: async () => redis,
 		getNode: () => ({ name: 'Health Report' }),
+		// By default the same workflow as the trigger: without a Client Key the report shows its
+		// own workflow's paths.
+		getWorkflow: () => ({ id: from.workflowId ?? 'wf-refusals', name: 'Report', active: true }),
 		continueOnFail: () => false,
 	} as unknown as IExecuteFunctions;
 	const [items] = await new IdentityNormalizer().execute.call(ctx);
@@ -175,8 +184,14 @@ describe('the Lead Capture Trigger makes refused deliveries visible', () => {
 			refused: 4,
 			reasons: { signature: 3, origin: 1 },
 		});
-		// The counters live under the credential's prefix, with the send counters' TTL.
-		const keys = await admin.keys(`${prefix}:refused:*`);
+		// Another workflow's report shows none of them, unless it asks for every unkeyed workflow.
+		expect(await healthReport('redis', redis, { workflowId: 'wf-other-client' })).toEqual([]);
+		expect(
+			await healthReport('redis', redis, { workflowId: 'wf-other-client', unkeyedScope: 'all' }),
+		).toContainEqual(expect.objectContaining({ capture_path: 'leads/typeform-refusals', refused: 4 }));
+		// The counters live under the credential's prefix, in this workflow's own scope (no Client
+		// Key), with the send counters' TTL.
+		const keys = await admin.keys(`${prefix}:workflow:wf-refusals:refused:*`);
 		expect(keys).toHaveLength(1);
 		const ttl = await admin.pttl(keys[0]);
 		expect(ttl).toBeGreaterThan(48 * 3_600_000);

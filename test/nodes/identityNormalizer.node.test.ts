@@ -109,4 +109,34 @@ describe('Identity Normalizer node: Health Report reads what a sender counted in
 		expect(outputs[0][0].json).toMatchObject({ platform: 'meta', destination: '5550001' });
 		expect(JSON.stringify(outputs[0][0].json)).toMatch(/"sent":2/);
 	});
+
+	it("without a Client Key it lists only this workflow's destinations; with one, only that client's", async () => {
+		const sendFrom = (workflowId: string, pixelId: string, clientKey?: string) =>
+			runExecute(new MetaConversions(), [lead(0)], {
+				workflowId,
+				params: clientKey ? { options: { clientKey } } : {},
+				credentials: {
+					leadCapiMetaApi: { pixelId, accessToken: token, baseUrl: meta.url },
+					leadCapiRedisApi: redis.credential(),
+				},
+			});
+		// Two workflows of two clients on one Redis, neither with a Client Key, and a keyed client.
+		await sendFrom('wf-client-a', 'PIXEL_A');
+		await sendFrom('wf-client-b', 'PIXEL_B');
+		await sendFrom('wf-client-c', 'PIXEL_C', 'clientc');
+		const report = async (workflowId: string, clientKey = '', unkeyedScope = 'workflow') => {
+			const { outputs } = await runExecute(node, [{}], {
+				workflowId,
+				params: { operation: 'report', platforms: ['meta'], clientKey, unkeyedScope },
+				credentials: { leadCapiRedisApi: redis.credential() },
+			});
+			return outputs[0].map((item) => item.json.destination);
+		};
+		expect(await report('wf-client-a')).toEqual(['PIXEL_A']);
+		expect(await report('wf-client-b')).toEqual(['PIXEL_B']);
+		expect(await report('wf-scheduled-report')).toEqual([]);
+		expect(await report('wf-scheduled-report', 'clientc')).toEqual(['PIXEL_C']);
+		// A single business reporting from a separate workflow chooses every unkeyed destination.
+		expect(await report('wf-scheduled-report', '', 'all')).toEqual(['PIXEL_A', 'PIXEL_B']);
+	});
 });

@@ -1,10 +1,16 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type ICredentialDataDecryptedObject,
+	type IDataObject,
+	type IHookFunctions,
+	type INodeParameters,
+} from 'n8n-workflow';
 import { LeadCaptureTrigger } from '../../nodes/LeadCaptureTrigger/LeadCaptureTrigger.node';
 import { LeadRuleFilter } from '../../nodes/LeadRuleFilter/LeadRuleFilter.node';
-import { runExecute, type NodeSetup } from './support/context';
+import { runExecute, webhookContext, type NodeSetup } from './support/context';
 import { nodeRedis } from './support/redis';
 import { startWebhookServer, type WebhookServer } from './support/webhookServer';
 
@@ -197,5 +203,59 @@ describe('Lead Capture Trigger node: webhook() answers deliveries before any exe
 			credentials: { leadCapiRedisApi: redis.credential() },
 		});
 		expect(outputs[0][0].json).toMatchObject({ considered: 3, matched: 3 });
+	});
+
+	it('three CRM deliveries with snowflake ids (beyond 2^53) start three executions with their exact record ids', async () => {
+		const s = await start({ ...generic, settings: { captureLogName: 'crm-snowflakes' } });
+		const ids = ['1234567890123456789', '1234567890123456790', '1234567890123456791'];
+		for (const [i, id] of ids.entries()) {
+			// The body as a CRM sends it: the id is a JSON number, not a string.
+			const body = `{"id": ${id}, "email": "snow.${i}@example.com"}`;
+			const res = await post(s, body, { 'x-signature': sign(body) });
+			expect(res).toEqual({ status: 200, json: { ok: true, record_id: id, state: 'lead' } });
+		}
+		expect(s.executions.map((items) => items[0].json.record_id)).toEqual(ids);
+	});
+
+	it('two workflows with a trigger on the same path and no Client Key never read each other’s captures', async () => {
+		const a = await start({ ...generic }, { workflowId: 'wf-client-a' });
+		for (const i of [1, 2]) {
+			const body = delivery(i);
+			expect((await post(a, body, { 'x-signature': sign(body) })).status).toBe(200);
+		}
+		await a.close();
+		const b = await start({ ...generic }, { workflowId: 'wf-client-b' });
+		for (const i of [3, 4, 5]) {
+			const body = delivery(i);
+			expect((await post(b, body, { 'x-signature': sign(body) })).status).toBe(200);
+		}
+		const preview = async (workflowId: string) => {
+			const { outputs } = await runExecute(new LeadRuleFilter(), [{}], {
+				workflowId,
+				params: { operation: 'preview', captureLogName: 'lead-capture' },
+				credentials: { leadCapiRedisApi: redis.credential() },
+			});
+			return outputs[0][0].json.considered;
+		};
+		expect(await preview('wf-client-a')).toBe(2);
+		expect(await preview('wf-client-b')).toBe(3);
+	});
+
+	it('an invalid Client Key is a configuration error: activation and deliveries fail with a clear message, nothing starts', async () => {
+		const settings = { clientKey: 'acme corp' };
+		const s = await start({ ...generic, settings });
+		const body = delivery(1);
+		const res = await post(s, body, { 'x-signature': sign(body) });
+		expect(res.status).toBe(500);
+		expect(String(res.json.message)).toBe(
+			'Settings → Client Key: client key "acme corp" must be 1-64 letters, digits, dots, dashes or underscores',
+		);
+		expect(s.executions).toHaveLength(0);
+		const { ctx } = webhookContext(node, { req: {}, res: {}, webhookName: 'default' }, {
+			params: { path: 'lead-capture', ...generic, settings },
+		});
+		await expect(
+			node.webhookMethods!.default.checkExists.call(ctx as unknown as IHookFunctions),
+		).rejects.toThrow(NodeOperationError);
 	});
 });

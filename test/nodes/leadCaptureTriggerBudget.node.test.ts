@@ -55,7 +55,7 @@ describe('Lead Capture Trigger: hostile captures cannot fill Redis (own redis-se
 		expect(String(server.executions[399][0].json.source && (server.executions[399][0].json.source as { form_id: string }).form_id).length).toBeGreaterThan(20_000);
 
 		const keys = await admin.keys('hostile:*');
-		expect(keys).toEqual(['hostile:capturelog:lead-capture']);
+		expect(keys).toEqual(['hostile:capturelog:workflow-test:lead-capture']);
 		const log = new CaptureLog(getRedisClient(redisConfigFromCredentials(credential)).client, { key: keys[0] });
 		const size = await log.size();
 		expect(size.bytes).toBeLessThanOrEqual(MB);

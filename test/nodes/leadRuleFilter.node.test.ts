@@ -175,8 +175,13 @@ describe('Lead Rule Filter node: Preview on Last 7 Days reads the capture log in
 	const client = testRedis();
 	afterAll(() => client.disconnect());
 
-	const append = async (name: string, records: LeadRecord[], clientKey?: string) => {
-		const key = captureLogKey(namespacedPrefix(redis.prefix, clientKey), name);
+	const append = async (
+		name: string,
+		records: LeadRecord[],
+		clientKey?: string,
+		workflowId = 'workflow-test',
+	) => {
+		const key = captureLogKey(namespacedPrefix(redis.prefix, clientKey), name, workflowId);
 		const log = new CaptureLog(client, { key });
 		for (const record of records) await log.append(record);
 	};
@@ -215,6 +220,19 @@ describe('Lead Rule Filter node: Preview on Last 7 Days reads the capture log in
 		await append('site-a', [webLead(1), webLead(2)], 'acme');
 		const { outputs } = await runExecute(node, [{}], setup({ previewClientKey: 'acme' }));
 		expect(outputs[0][0].json).toMatchObject({ considered: 2, matched: 2 });
+	});
+
+	it("reads only this workflow's log: another workflow's trigger on the same path is not read unless named", async () => {
+		await append('lead-capture', [webLead(0)]);
+		await append('lead-capture', [webLead(1), webLead(2), webLead(3)], undefined, 'other-workflow');
+		const own = await runExecute(node, [{}], setup({ captureLogName: 'lead-capture' }));
+		expect(own.outputs[0][0].json).toMatchObject({ considered: 1 });
+		const named = await runExecute(
+			node,
+			[{}],
+			setup({ captureLogName: 'lead-capture', previewWorkflowId: 'other-workflow' }),
+		);
+		expect(named.outputs[0][0].json).toMatchObject({ considered: 3 });
 	});
 
 	it('without a capture log name it is a NodeOperationError saying what to enter', async () => {

@@ -279,6 +279,31 @@ describe.each(cases)('$label node: execute() with a mocked n8n context', (c) => 
 		expect(standIn.received).toHaveLength(0);
 	});
 
+	it('record ids that lost digits as JSON numbers (three snowflakes → one number) fail per item instead of colliding', async () => {
+		// What another node's JSON hands on for 1234567890123456789, …790 and …791: one number.
+		const lost = ['1234567890123456789', '1234567890123456790', '1234567890123456791'].map(Number);
+		expect(new Set(lost).size).toBe(1);
+		const items = [
+			...lost.map((id, i) => ({ ...c.lead(10 + i), record_id: id })),
+			c.lead(13),
+		] as IDataObject[];
+		const { outputs } = await runExecute(c.node, items, setup({ onError: 'continueErrorOutput' }));
+		const results = json(outputs[0]);
+		expect(results.map((r) => r.status)).toEqual(['failed', 'failed', 'failed', 'sent']);
+		expect(results[0].error).toBe(
+			'record id 1234567890123456800 is larger than JavaScript numbers hold exactly; send it as a string',
+		);
+		expect(pairs(outputs[0])).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(standIn.received).toHaveLength(1);
+
+		standIn.reset();
+		const { error } = await executeError(c.node, items.slice(0, 1), setup());
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.context?.itemIndex).toBe(0);
+		expect(error.message).toMatch(/record id 1234567890123456800 is larger than JavaScript numbers hold exactly/);
+		expect(standIn.received).toHaveLength(0);
+	});
+
 	it('a lead whose state has no event: NodeOperationError at its item index, or a failed item paired with it', async () => {
 		const items = [c.lead(0), { ...c.lead(1), state: 'unknown-stage' }] as IDataObject[];
 		const { error } = await executeError(c.node, items, setup());

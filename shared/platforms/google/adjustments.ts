@@ -86,8 +86,14 @@ export function originalTransactionId(
 	destination: string,
 	originalEvent: string,
 	context: BuildContext,
+	clientKey?: string,
 ): string {
-	return deriveEventId(destination, originalEvent, readRecordId(context.record.record_id) ?? '');
+	return deriveEventId(
+		destination,
+		originalEvent,
+		readRecordId(context.record.record_id) ?? '',
+		clientKey,
+	);
 }
 
 /** The adjustment time: now, and always after the conversion, so adjustments only move forward. */
@@ -101,13 +107,14 @@ function buildAdjustment(
 	adjustment: GoogleAdjustment,
 	originalEvent: string,
 	nowMs: number,
+	clientKey?: string,
 ): BuildOutcome<GoogleConversionAdjustment> {
 	const warnings = [...readValue(context.record.value).warnings];
 	const refusal = adjustmentRefusal(context, adjustment, nowMs);
 	if (refusal) return { ok: false, status: 'skipped', reason: refusal, matchKeys: [], warnings };
 	const payload: GoogleConversionAdjustment = {
 		conversionAction: config.conversionAction,
-		orderId: originalTransactionId(config.conversionAction, originalEvent, context),
+		orderId: originalTransactionId(config.conversionAction, originalEvent, context, clientKey),
 		adjustmentType: adjustment === 'retraction' ? 'RETRACTION' : 'RESTATEMENT',
 		adjustmentDateTime: formatConversionDateTime(
 			adjustmentSeconds(context, nowMs),
@@ -183,6 +190,7 @@ export function googleAdjustmentAdapter(
 	adjustment: GoogleAdjustment,
 	originalEvent: string,
 	now: () => number = Date.now,
+	clientKey?: string,
 ): PlatformAdapter<GoogleAdsConfig, GoogleConversionAdjustment> {
 	return {
 		platform: 'google',
@@ -192,7 +200,7 @@ export function googleAdjustmentAdapter(
 		destinationId: (config) => config.conversionAction,
 		userData: googleUserData,
 		buildEvent: (context, config) =>
-			buildAdjustment(context, config, adjustment, originalEvent, now()),
+			buildAdjustment(context, config, adjustment, originalEvent, now(), clientKey),
 		sendChunk: sendGoogleAdjustmentChunk,
 		previewRequest(adjustments, config) {
 			const headers = googleAdsHeaders(config);

@@ -37,6 +37,7 @@ export function dataManagerRestatementAdapter(
 	base: PlatformAdapter<GoogleDataManagerConfig, DataManagerEvent>,
 	originalEvent: string,
 	now: () => number = Date.now,
+	clientKey?: string,
 ): PlatformAdapter<GoogleDataManagerConfig, DataManagerEvent> {
 	return {
 		...base,
@@ -62,6 +63,7 @@ export function dataManagerRestatementAdapter(
 					dataManagerDestinationId(config),
 					originalEvent,
 					context,
+					clientKey,
 				),
 				lastUpdatedTimestamp: new Date(adjustmentSeconds(context, nowMs) * 1000).toISOString(),
 				conversionValue: value.amount,

@@ -26,6 +26,8 @@ export interface NodeSetup {
 	/** Credentials by type name. */
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
 	onError?: OnError;
+	/** The id of the workflow the node is in (n8n's getWorkflow().id); default `workflow-test`. */
+	workflowId?: string;
 }
 
 export interface LogLine {
@@ -164,6 +166,11 @@ function strict<T extends object>(target: T, kind: string): T {
 	});
 }
 
+/** n8n's metadata of the workflow the node runs in. */
+function workflowOf(setup: NodeSetup): { id: string; name: string; active: boolean } {
+	return { id: setup.workflowId ?? 'workflow-test', name: 'Test workflow', active: true };
+}
+
 /**
  * An IExecuteFunctions for `node.execute`: n8n's context mocked, nothing of ours. `items` are
  * the input items (plain objects become { json }).
@@ -186,6 +193,7 @@ export function executeContext(
 		getCredentials,
 		getInputData: () => input,
 		getNode: () => n8nNode,
+		getWorkflow: () => workflowOf(setup),
 		continueOnFail: () => onError !== 'stopWorkflow',
 		logger: logger(record.logs),
 		helpers: helpers(n8nNode, getCredentials),
@@ -238,6 +246,7 @@ export function webhookContext(
 			read(name, 0, rest.length > 0, rest[0], rest[1] as { extractValue?: boolean }),
 		getCredentials,
 		getNode: () => n8nNode,
+		getWorkflow: () => workflowOf(setup),
 		getRequestObject: () => request.req,
 		getResponseObject: () => request.res,
 		getWebhookName: () => request.webhookName,
