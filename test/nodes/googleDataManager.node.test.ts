@@ -42,6 +42,57 @@ describe('Google Ads Conversions node through the Data Manager API, with a mocke
 			(_, i) => crmLead(i, { click: { gclid: `Cj0KCQiA-dm-${i}` } }) as IDataObject,
 		);
 
+	it('never sends a partial lead to the completed-lead action: skipped without Partial Lead Conversion Action, sent to that action with it', async () => {
+		const mixed = [
+			crmLead(0, { state: 'partial', click: { gclid: 'Cj0KCQiA-dm-p0' } }) as IDataObject,
+			crmLead(1, { click: { gclid: 'Cj0KCQiA-dm-l1' } }) as IDataObject,
+		];
+		const without = json((await runExecute(node, mixed, setup())).outputs[0]);
+		expect(without.map((r) => [r.event_name, r.status])).toEqual([
+			['partial_lead', 'skipped'],
+			['lead', 'sent'],
+		]);
+		expect(without[0].error).toMatch(/Google would count it as a conversion of the completed-lead action/);
+		expect(standIn.received.map((r: { destination: string }) => r.destination)).toEqual([
+			'1234567890/987654321',
+		]);
+
+		standIn.reset();
+		const withAction = json(
+			(
+				await runExecute(
+					node,
+					mixed,
+					setup({ options: { partialConversionActionId: '987654322' } }),
+				)
+			).outputs[0],
+		);
+		expect(withAction.map((r) => [r.event_name, r.status])).toEqual([
+			['partial_lead', 'sent'],
+			['lead', 'duplicate'],
+		]);
+		// Only the partial lead went out, and only to the partial-lead action.
+		expect(
+			standIn.received.map((r: { destination: string; event: IDataObject }) => [
+				r.destination,
+				r.event.adIdentifiers,
+			]),
+		).toEqual([['1234567890/987654322', { gclid: 'Cj0KCQiA-dm-p0' }]]);
+	});
+
+	it('refuses a Partial Lead Conversion Action ID that is not digits or is the main action', async () => {
+		for (const id of ['abc', '987654321']) {
+			const { error } = await executeError(
+				node,
+				leads(1),
+				setup({ options: { partialConversionActionId: id } }),
+			);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect((error as Error).message).toMatch(/^Partial Lead Conversion Action ID/);
+		}
+		expect(standIn.received).toEqual([]);
+	});
+
 	it('sends through events:ingest with no developer token; each item carries its request id; a re-run sends nothing', async () => {
 		const first = await runExecute(node, leads(3), setup());
 		const results = json(first.outputs[0]);

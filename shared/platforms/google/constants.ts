@@ -43,6 +43,20 @@ export const GOOGLE_EVENT_BY_STATE: Readonly<Record<LeadState, string>> = {
 	purchase: 'purchase',
 };
 
+/**
+ * Partial leads and completed leads must stay distinguishable, and Google counts what the
+ * conversion action says, not our label: a partial lead uploaded to the completed-lead action
+ * would be counted as a lead. So a partial lead goes only to its own action (the node's Partial
+ * Lead Conversion Action) and is skipped, with this reason, when there is none.
+ */
+export const GOOGLE_PARTIAL_WITHOUT_ACTION_REASON =
+	'partial lead not sent: Google would count it as a conversion of the completed-lead action. Set Options → Partial Lead Conversion Action to a separate "Conversions from clicks" action to send partial leads there';
+
+/** Is this event a partial lead (the label "From Lead State" gives the partial state)? */
+export function isGooglePartialEvent(eventName: string): boolean {
+	return eventName === GOOGLE_EVENT_BY_STATE.partial;
+}
+
 /** ClickConversion.consent.adUserData (adPersonalization is not settable on click uploads). */
 export type GoogleConsentStatus = 'GRANTED' | 'DENIED';
 

@@ -8,8 +8,11 @@ import {
 } from '../../identity';
 import type { LeadRecord } from '../../types';
 import { conversionValueOf } from './payload';
+import { GOOGLE_PARTIAL_WITHOUT_ACTION_REASON, isGooglePartialEvent } from './constants';
 import {
 	DATA_MANAGER_DEFAULT_EVENT_SOURCE,
+	DATA_MANAGER_MAIN_REFERENCE,
+	DATA_MANAGER_PARTIAL_REFERENCE,
 	DATA_MANAGER_MAX_USER_IDENTIFIERS,
 	type DataManagerConsentStatus,
 	type DataManagerEventSource,
@@ -47,6 +50,8 @@ export interface DataManagerEvent extends DataManagerUserData {
 	conversionValue?: number;
 	currency?: string;
 	consent?: { adUserData?: DataManagerConsentStatus; adPersonalization?: DataManagerConsentStatus };
+	/** Which of the request's destinations (by `reference`): set only with a partial-lead action. */
+	destinationReferences?: string[];
 }
 
 const CLICK_ID_ORDER = ['gclid', 'gbraid', 'wbraid'] as const;
@@ -181,6 +186,16 @@ export function buildDataManagerEvent(
 	const shaped = shapeUserData(user, context.identity, adUserData);
 	const { data, matchKeys } = shaped;
 	const warnings = [...user.warnings, ...shaped.warnings];
+	const partial = isGooglePartialEvent(context.eventName);
+	if (partial && !config.partialConversionActionId) {
+		return {
+			ok: false,
+			status: 'skipped',
+			reason: GOOGLE_PARTIAL_WITHOUT_ACTION_REASON,
+			matchKeys,
+			warnings,
+		};
+	}
 	if (!data.adIdentifiers && !data.userData) {
 		const deniedContact =
 			adUserData === 'denied' && Boolean(user.values.email?.length || user.values.phone?.length);
@@ -207,5 +222,10 @@ export function buildDataManagerEvent(
 	}
 	const consent = consentOf(record);
 	if (consent) event.consent = consent;
+	if (config.partialConversionActionId) {
+		event.destinationReferences = [
+			partial ? DATA_MANAGER_PARTIAL_REFERENCE : DATA_MANAGER_MAIN_REFERENCE,
+		];
+	}
 	return { ok: true, payload: event, matchKeys, warnings };
 }

@@ -6,6 +6,8 @@ import type { GoogleAdsConfig } from './config';
 import {
 	GOOGLE_EVENT_BY_STATE,
 	GOOGLE_MAX_USER_IDENTIFIERS,
+	GOOGLE_PARTIAL_WITHOUT_ACTION_REASON,
+	isGooglePartialEvent,
 	type GoogleConsentStatus,
 } from './constants';
 import { formatConversionDateTime } from './time';
@@ -146,6 +148,16 @@ export function buildGoogleClickConversion(
 	const identity = googleIdentity(user, adUserData);
 	const { data, matchKeys } = identity;
 	const warnings = [...user.warnings, ...identity.warnings];
+	const partial = isGooglePartialEvent(context.eventName);
+	if (partial && !config.partialConversionAction) {
+		return {
+			ok: false,
+			status: 'skipped',
+			reason: GOOGLE_PARTIAL_WITHOUT_ACTION_REASON,
+			matchKeys,
+			warnings,
+		};
+	}
 
 	const hasClickId = Boolean(data.gclid || data.gbraid || data.wbraid);
 	if (!hasClickId && !data.userIdentifiers) {
@@ -163,7 +175,10 @@ export function buildGoogleClickConversion(
 	}
 
 	const conversion: GoogleClickConversion = {
-		conversionAction: config.conversionAction,
+		conversionAction:
+			partial && config.partialConversionAction
+				? config.partialConversionAction
+				: config.conversionAction,
 		conversionDateTime: formatConversionDateTime(context.eventTime, config.timeZone),
 		orderId: context.eventId,
 		...data,

@@ -301,6 +301,30 @@ describe('consent and what may be sent', () => {
 	});
 });
 
+describe('partial leads never counted by the completed-lead action', () => {
+	const lead: LeadRecord = { record_id: 'r-9', click: { gclid: GCLID } };
+
+	it.each([
+		// [event, partial-lead action set, expected conversionAction or the skip]
+		['partial_lead', undefined, 'skipped'],
+		['partial_lead', 'customers/1234567890/conversionActions/987654322', 'customers/1234567890/conversionActions/987654322'],
+		['lead', undefined, ACTION],
+		['lead', 'customers/1234567890/conversionActions/987654322', ACTION],
+		['purchase', 'customers/1234567890/conversionActions/987654322', ACTION],
+	])('%s with partial action %s → %s', (eventName, partialConversionAction, expected) => {
+		const r = build(lead, eventName, { partialConversionAction });
+		if (expected === 'skipped') {
+			expect(r.ok).toBe(false);
+			if (r.ok) return;
+			expect(r.status).toBe('skipped');
+			expect(r.reason).toContain('Google would count it as a conversion of the completed-lead action');
+			return;
+		}
+		if (!r.ok) throw new Error(r.reason);
+		expect(r.payload.conversionAction).toBe(expected);
+	});
+});
+
 describe('value and currency', () => {
 	it.each([
 		['both', { amount: 99, currency: 'eur' }, { conversionValue: 99, currencyCode: 'EUR' }],
