@@ -197,7 +197,7 @@ export function dispatchOptions(options: SenderOptions) {
 	return {
 		failMode: options.dedupFailMode ?? 'closed',
 		committedTtlMs: Math.max(1, Number(options.dedupTtlDays ?? 30)) * 86_400_000,
-		eventWindowPolicy: options.eventWindowPolicy ?? 'clamp',
+		eventWindowPolicy: options.eventWindowPolicy ?? 'skip',
 		defaultCountry: options.defaultCountry || undefined,
 		batchSize: options.batchSize,
 		dryRun: Boolean(options.dryRun),

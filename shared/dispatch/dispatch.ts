@@ -136,7 +136,7 @@ export async function dispatch<Config, Payload>(
 		firstIndexOfEvent.set(eventId, index);
 		const time = resolveEventTime({
 			occurredAt: item.record.occurred_at,
-			windowSeconds: adapter.eventWindowSeconds,
+			window: adapter.eventTimeWindow,
 			policy: options.eventWindowPolicy,
 			now,
 		});

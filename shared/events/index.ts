@@ -1,6 +1,11 @@
 export { deriveEventId, readRecordId } from './eventId';
-export { resolveEventTime, parseTimeMs } from './eventTime';
-export type { EventWindowPolicy, EventTimeInput, EventTimeResult } from './eventTime';
+export { resolveEventTime, parseTimeMs, describeWindow } from './eventTime';
+export type {
+	EventWindowPolicy,
+	EventTimeInput,
+	EventTimeResult,
+	EventTimeWindow,
+} from './eventTime';
 export { readConsent, readValue } from './consent';
 export type { ConsentSignal } from './consent';
 export { readPageUrl, isCaliforniaLead } from './context';

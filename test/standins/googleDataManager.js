@@ -613,7 +613,7 @@ async function startGoogleDataManagerStandIn(options = {}) {
 			// event without references goes to every destination of the request.
 			const refs = Array.isArray(event.destinationReferences) ? event.destinationReferences : [];
 			const targets = refs.length
-				? body.destinations.filter((d) => refs.includes(d.reference))
+				? body.destinations.filter((/** @type {any} */ d) => refs.includes(d.reference))
 				: body.destinations;
 			for (const d of targets) {
 				const destination = `${d.operatingAccount.accountId}/${d.productDestinationId}`;

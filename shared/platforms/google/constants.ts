@@ -1,3 +1,4 @@
+import type { EventTimeWindow } from '../../events/eventTime';
 import type { LeadState } from '../../types';
 
 /**
@@ -18,6 +19,11 @@ export const GOOGLE_MAX_CONVERSIONS_PER_REQUEST = 2000;
  * cited maximum (not confirmed by the sources read). Older clicks give EXPIRED_EVENT per row.
  */
 export const GOOGLE_EVENT_WINDOW_SECONDS = 90 * 24 * 3600;
+export const GOOGLE_EVENT_TIME_WINDOW: EventTimeWindow = {
+	platform: 'Google',
+	seconds: GOOGLE_EVENT_WINDOW_SECONDS,
+	basis: 'unconfirmed',
+};
 /** Most user identifiers one ClickConversion may carry. */
 export const GOOGLE_MAX_USER_IDENTIFIERS = 5;
 /** Uploads of 2,000 rows answer in seconds; the search calls far sooner. */
@@ -74,3 +80,8 @@ export const GOOGLE_ADJUSTMENT_WINDOW_SECONDS = 54 * 24 * 3600;
  * adjustmentRefusal refuses what is too old, with its true age.
  */
 export const GOOGLE_ADJUSTMENT_TIME_UNBOUNDED_SECONDS = Number.MAX_SAFE_INTEGER;
+export const GOOGLE_ADJUSTMENT_TIME_WINDOW: EventTimeWindow = {
+	platform: 'Google',
+	seconds: GOOGLE_ADJUSTMENT_TIME_UNBOUNDED_SECONDS,
+	basis: 'unconfirmed',
+};

@@ -1,3 +1,4 @@
+import type { EventTimeWindow } from '../../events/eventTime';
 import type { LeadState } from '../../types';
 
 /**
@@ -11,11 +12,16 @@ export const MICROSOFT_CAPI_BASE_URL = 'https://capi.uet.microsoft.com';
 export const MICROSOFT_MAX_EVENTS_PER_REQUEST = 1000;
 
 /**
- * UNCONFIRMED: no documented window. 7 days is the tightest window of the peers (Meta) and
- * the one 3rd parties quote, so events inside it are accepted whatever Microsoft's real limit
- * is; older ones are clamped or skipped by the Event Window Policy.
+ * UNCONFIRMED: Microsoft's UET Conversions API guide documents no window. 7 days is the
+ * tightest window of the peers (Meta), so events inside it are accepted whatever Microsoft's real
+ * limit is; older ones are skipped, never clamped (docs/platforms/microsoft.md).
  */
 export const MICROSOFT_EVENT_WINDOW_SECONDS = 7 * 24 * 3600;
+export const MICROSOFT_EVENT_TIME_WINDOW: EventTimeWindow = {
+	platform: 'Microsoft',
+	seconds: MICROSOFT_EVENT_WINDOW_SECONDS,
+	basis: 'unconfirmed',
+};
 
 /** 1,000-event batches with full user data run to about 1 MB; leave room for a slow gateway. */
 export const MICROSOFT_REQUEST_TIMEOUT_MS = 15_000;

@@ -794,7 +794,7 @@ describe('ids, URLs and headers', () => {
 			purchase: 'purchase',
 		});
 		expect(googleAdapter.maxBatchSize).toBe(2000);
-		expect(googleAdapter.eventWindowSeconds).toBe(90 * 86_400);
+		expect(googleAdapter.eventTimeWindow).toEqual({ platform: 'Google', seconds: 90 * 86_400, basis: 'unconfirmed' });
 		expect(googleAdapter.destinationId(config())).toBe(ACTION);
 	});
 });

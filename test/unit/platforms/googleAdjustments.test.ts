@@ -132,11 +132,11 @@ describe('Google Ads API conversion adjustments: payload, window, event names', 
 	});
 
 	it('the dispatcher never clamps the conversion time into a window (the refusal reports the true age)', () => {
-		expect(googleAdjustmentAdapter('retraction', 'lead').eventWindowSeconds).toBeGreaterThan(
+		expect(googleAdjustmentAdapter('retraction', 'lead').eventTimeWindow.seconds).toBeGreaterThan(
 			100 * 365 * DAY,
 		);
 		expect(
-			dataManagerRestatementAdapter(googleDataManagerAdapter, 'lead').eventWindowSeconds,
+			dataManagerRestatementAdapter(googleDataManagerAdapter, 'lead').eventTimeWindow.seconds,
 		).toBeGreaterThan(100 * 365 * DAY);
 	});
 });

@@ -162,7 +162,7 @@ describe('the event-name row and limits', () => {
 		expect(MICROSOFT_EVENT_BY_STATE.partial).not.toBe(MICROSOFT_EVENT_BY_STATE.lead);
 		expect(microsoftAdapter.maxBatchSize).toBe(MICROSOFT_MAX_EVENTS_PER_REQUEST);
 		expect(MICROSOFT_MAX_EVENTS_PER_REQUEST).toBe(1000);
-		expect(microsoftAdapter.eventWindowSeconds).toBe(MICROSOFT_EVENT_WINDOW_SECONDS);
+		expect(microsoftAdapter.eventTimeWindow.seconds).toBe(MICROSOFT_EVENT_WINDOW_SECONDS);
 		expect(MICROSOFT_EVENT_WINDOW_SECONDS).toBe(7 * 86400);
 		expect(microsoftAdapter.destinationId(config())).toBe(TAG);
 	});
