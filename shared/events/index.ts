@@ -6,6 +6,6 @@ export type {
 	EventTimeResult,
 	EventTimeWindow,
 } from './eventTime';
-export { readConsent, readValue } from './consent';
-export type { ConsentSignal } from './consent';
+export { readConsent, readValue, readLeadConsent, consentRegion } from './consent';
+export type { ConsentSignal, ConsentRegion, LeadConsentReading } from './consent';
 export { readPageUrl, isCaliforniaLead } from './context';

@@ -60,7 +60,8 @@ describe('Microsoft sender through dispatch, against a loopback UET CAPI and a r
 			eventName: 'lead',
 			eventTime: expect.any(Number),
 			eventSourceUrl: 'https://example.com/pricing?utm_source=fb',
-			adStorageConsent: 'D',
+			// A US lead without a consent signal: Microsoft's consent-mode default there is granted.
+			adStorageConsent: 'G',
 			userData: {
 				em: sha('lead.0@example.com'),
 				ph: sha('+16505551212'),

@@ -1,3 +1,4 @@
+import type { ConsentRegion } from '../../events/consent';
 import type { EventTimeWindow } from '../../events/eventTime';
 import type { LeadState } from '../../types';
 
@@ -35,13 +36,25 @@ export type MicrosoftEventType = (typeof MICROSOFT_EVENT_TYPES)[number];
 /** `adStorageConsent`: G(ranted) or D(enied). */
 export type MicrosoftAdStorageConsent = 'G' | 'D';
 
+/** The node option: a fixed value, or `auto` (MICROSOFT_NO_SIGNAL_AD_STORAGE by region). */
+export type MicrosoftUnknownConsent = MicrosoftAdStorageConsent | 'auto';
+
 /**
- * `adStorageConsent` for a lead that carries no consent signal at all. UNCONFIRMED what
- * Microsoft does with either value server-side. We send D: G would state a consent the lead
- * never gave (we never invent values), while D still delivers the event. Advertisers whose
- * leads need no consent (or who collect it upstream) switch the node option to Granted.
+ * `adStorageConsent` for a lead that carries no consent signal at all, by the lead's region: the
+ * default of Microsoft's own consent mode. Microsoft's UET consent-mode help: where
+ * `ad_storage` is not set, UET defaults to granted in most countries, while in the EEA, the UK
+ * and Switzerland Microsoft enforces consent mode and the default is denied. The UET CAPI guide
+ * itself says nothing about an absent consent (UNCONFIRMED); a lead whose country is unknown
+ * cannot be placed outside those regions, so it gets D. docs/platforms/microsoft.md.
  */
-export const MICROSOFT_UNKNOWN_CONSENT_DEFAULT: MicrosoftAdStorageConsent = 'D';
+export const MICROSOFT_NO_SIGNAL_AD_STORAGE: Readonly<
+	Record<ConsentRegion, MicrosoftAdStorageConsent>
+> = {
+	'consent-required': 'D',
+	other: 'G',
+	unknown: 'D',
+};
+export const MICROSOFT_UNKNOWN_CONSENT_DEFAULT: MicrosoftUnknownConsent = 'auto';
 
 /**
  * Where the UET visitor id (the `_uetvid` cookie, sent as `userData.anonymousId`) is read from:
