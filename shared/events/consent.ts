@@ -67,7 +67,8 @@ const CONSENT_REQUIRED_COUNTRIES: ReadonlySet<string> = new Set([
 
 /** The lead's country for consent purposes: the contact's own, else the visitor's (geo IP). */
 export function consentRegion(record: LeadRecord): ConsentRegion {
-	const country = normalizeCountry(record.contact?.country) ?? normalizeCountry(record.client?.country);
+	const country =
+		normalizeCountry(record.contact?.country) ?? normalizeCountry(record.client?.country);
 	if (!country) return 'unknown';
 	return CONSENT_REQUIRED_COUNTRIES.has(country) ? 'consent-required' : 'other';
 }

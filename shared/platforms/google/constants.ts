@@ -1,4 +1,6 @@
+import { readLeadConsent, type ConsentRegion } from '../../events/consent';
 import type { EventTimeWindow } from '../../events/eventTime';
+import type { LeadRecord } from '../../types';
 import type { LeadState } from '../../types';
 
 /**
@@ -62,6 +64,48 @@ export const GOOGLE_PARTIAL_WITHOUT_ACTION_REASON =
 export function isGooglePartialEvent(eventName: string): boolean {
 	return eventName === GOOGLE_EVENT_BY_STATE.partial;
 }
+
+/**
+ * Whether a lead's email, phone and address may go to Google:
+ *  - `send`: consent granted, or no signal outside the EEA/UK/CH (or country unknown);
+ *  - `denied`: consent.ad_user_data denied;
+ *  - `no-eea-consent`: no signal at all for a lead in the EEA, the UK or Switzerland. Google's
+ *    EU user consent policy requires consent to use those users' data, and Google asks for
+ *    consent signals for them (docs/platforms/google-ads.md → Consent); without one, only the
+ *    click id goes, and no consent field is invented (UNSPECIFIED is the absence of a value).
+ * A property of the Google platform: GOOGLE_NO_SIGNAL_RULE by region.
+ */
+export type GoogleUserDataGate = 'send' | 'denied' | 'no-eea-consent';
+export const GOOGLE_NO_SIGNAL_RULE: Readonly<Record<ConsentRegion, GoogleUserDataGate>> = {
+	'consent-required': 'no-eea-consent',
+	other: 'send',
+	unknown: 'send',
+};
+
+export function googleUserDataGate(record: LeadRecord): GoogleUserDataGate {
+	const consent = readLeadConsent(record);
+	if (consent.adUserData === 'denied') return 'denied';
+	if (consent.adUserData === 'granted') return 'send';
+	return GOOGLE_NO_SIGNAL_RULE[consent.region];
+}
+
+/** Why the contact fields (`email and phone`, `email, phone and address`) were left out. */
+export function googleWithheldWarning(
+	gate: Exclude<GoogleUserDataGate, 'send'>,
+	fields: string,
+): string {
+	return gate === 'denied'
+		? `consent.ad_user_data is denied: ${fields} not sent (click id only)`
+		: `consent.ad_user_data: no consent signal for a lead in the EEA, the UK or Switzerland (Google's EU user consent policy): ${fields} not sent (click id only)`;
+}
+
+/** Why a lead with neither a click id nor contact fields it may send was skipped. */
+export const GOOGLE_WITHHELD_SKIP_REASON: Record<Exclude<GoogleUserDataGate, 'send'>, string> = {
+	denied:
+		'consent.ad_user_data is denied and the lead has no Google click id (gclid, gbraid or wbraid): without consent only a click id may be sent',
+	'no-eea-consent':
+		"the lead is in the EEA, the UK or Switzerland, has no consent signal and no Google click id (gclid, gbraid or wbraid): Google's EU user consent policy needs consent before their email or phone is sent. Map consent.ad_user_data to send it",
+};
 
 /** ClickConversion.consent.adUserData (adPersonalization is not settable on click uploads). */
 export type GoogleConsentStatus = 'GRANTED' | 'DENIED';

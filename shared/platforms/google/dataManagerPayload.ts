@@ -8,7 +8,14 @@ import {
 } from '../../identity';
 import type { LeadRecord } from '../../types';
 import { conversionValueOf } from './payload';
-import { GOOGLE_PARTIAL_WITHOUT_ACTION_REASON, isGooglePartialEvent } from './constants';
+import {
+	GOOGLE_PARTIAL_WITHOUT_ACTION_REASON,
+	GOOGLE_WITHHELD_SKIP_REASON,
+	googleUserDataGate,
+	googleWithheldWarning,
+	isGooglePartialEvent,
+	type GoogleUserDataGate,
+} from './constants';
 import {
 	DATA_MANAGER_DEFAULT_EVENT_SOURCE,
 	DATA_MANAGER_MAIN_REFERENCE,
@@ -102,7 +109,7 @@ function addressOf(
 function shapeUserData(
 	user: PlatformIdentity,
 	identity: NormalizedIdentity | undefined,
-	adUserData: ConsentSignal | undefined,
+	gate: GoogleUserDataGate,
 ): Shaped {
 	const data: DataManagerUserData = {};
 	const matchKeys: string[] = [];
@@ -121,11 +128,9 @@ function shapeUserData(
 	const emails = user.values.email ?? [];
 	const phones = user.values.phone ?? [];
 	const address = addressOf(identity);
-	if (adUserData === 'denied') {
+	if (gate !== 'send') {
 		if (emails.length + phones.length > 0 || typeof address === 'object') {
-			warnings.push(
-				'consent.ad_user_data is denied: email, phone and address not sent (click id only)',
-			);
+			warnings.push(googleWithheldWarning(gate, 'email, phone and address'));
 		}
 		return { data, matchKeys, warnings };
 	}
@@ -162,7 +167,7 @@ function shapeUserData(
 
 /** The Identity Normalizer's view: what an Event for this lead says about the person. */
 export function dataManagerUserData(user: PlatformIdentity, record: LeadRecord): Shaped {
-	return shapeUserData(user, undefined, readConsent(record.consent?.ad_user_data));
+	return shapeUserData(user, undefined, googleUserDataGate(record));
 }
 
 function consentOf(record: LeadRecord): DataManagerEvent['consent'] {
@@ -182,8 +187,8 @@ export function buildDataManagerEvent(
 	config: GoogleDataManagerConfig,
 ): BuildOutcome<DataManagerEvent> {
 	const { record, user } = context;
-	const adUserData = readConsent(record.consent?.ad_user_data);
-	const shaped = shapeUserData(user, context.identity, adUserData);
+	const gate = googleUserDataGate(record);
+	const shaped = shapeUserData(user, context.identity, gate);
 	const { data, matchKeys } = shaped;
 	const warnings = [...user.warnings, ...shaped.warnings];
 	const partial = isGooglePartialEvent(context.eventName);
@@ -197,14 +202,15 @@ export function buildDataManagerEvent(
 		};
 	}
 	if (!data.adIdentifiers && !data.userData) {
-		const deniedContact =
-			adUserData === 'denied' && Boolean(user.values.email?.length || user.values.phone?.length);
+		const withheldContact =
+			gate !== 'send' && Boolean(user.values.email?.length || user.values.phone?.length);
 		return {
 			ok: false,
 			status: 'skipped',
-			reason: deniedContact
-				? 'consent.ad_user_data is denied and the lead has no Google click id (gclid, gbraid or wbraid): without consent only a click id may be sent'
-				: 'nothing Google can match: no click id (gclid, gbraid or wbraid) and no valid email, phone or address',
+			reason:
+				gate !== 'send' && withheldContact
+					? GOOGLE_WITHHELD_SKIP_REASON[gate]
+					: 'nothing Google can match: no click id (gclid, gbraid or wbraid) and no valid email, phone or address',
 			matchKeys,
 			warnings,
 		};

@@ -47,7 +47,9 @@ export function dataManagerDestination(config: GoogleDataManagerConfig): Record<
  * The request's destinations: the conversion action; with a partial-lead action, both, each
  * with the `reference` its events name (an event without references goes to all of them).
  */
-export function dataManagerDestinations(config: GoogleDataManagerConfig): Record<string, unknown>[] {
+export function dataManagerDestinations(
+	config: GoogleDataManagerConfig,
+): Record<string, unknown>[] {
 	const main = dataManagerDestination(config);
 	if (!config.partialConversionActionId) return [main];
 	return [

@@ -115,6 +115,30 @@ describe('the canonical lead as Data Manager receives it (golden event)', () => 
 	});
 });
 
+describe("no consent signal, by region (Google's EU user consent policy)", () => {
+	it.each([
+		['US', 'identifiers'],
+		[undefined, 'identifiers'],
+		['Germany', 'click id only'],
+		['United Kingdom', 'click id only'],
+	] as const)('contact in %s without a consent signal → %s', (country, expected) => {
+		const r = build({
+			record_id: 'r-eea',
+			contact: { email: 'lead.1@example.com', ...(country ? { country } : {}) },
+			click: { gclid: GCLID },
+		});
+		if (!r.ok) throw new Error(r.reason);
+		expect(r.payload.consent).toBeUndefined();
+		if (expected === 'identifiers') {
+			expect(r.payload.userData?.userIdentifiers).toEqual([{ emailAddress: EMAIL_LEAD_1 }]);
+		} else {
+			expect(r.payload.userData).toBeUndefined();
+			expect(r.payload.adIdentifiers).toEqual({ gclid: GCLID });
+			expect(r.warnings.join()).toMatch(/no consent signal for a lead in the EEA.*email, phone and address not sent/);
+		}
+	});
+});
+
 describe('partial leads never counted by the completed-lead action', () => {
 	const lead: LeadRecord = { record_id: 'r-9', click: { gclid: GCLID } };
 
