@@ -1,7 +1,6 @@
 import { readLeadConsent, type ConsentRegion } from '../../events/consent';
 import type { EventTimeWindow } from '../../events/eventTime';
-import type { LeadRecord } from '../../types';
-import type { LeadState } from '../../types';
+import type { LeadRecord, LeadState } from '../../types';
 
 /**
  * Google Ads click conversion upload facts (../shared/docs/platforms.md §4), in one place.
