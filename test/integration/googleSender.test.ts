@@ -448,6 +448,25 @@ describe('Google Ads sender through dispatch, against a loopback Google Ads and 
 		expect(received()).toHaveLength(2);
 	});
 
+	it('a partial lead goes only to the partial-lead action, or is skipped without one; completed leads keep theirs', async () => {
+		const mixed = [
+			{ record: crmLead(70, { state: 'partial', click: { gclid: 'G-partial' } }), eventName: 'partial_lead' },
+			{ record: crmLead(71, { click: { gclid: 'G-lead' } }), eventName: 'lead' },
+		];
+		const without = await run(mixed);
+		expect(without.map((r) => r.status)).toEqual(['skipped', 'sent']);
+		expect(received().map((r) => [r.conversion.conversionAction, r.conversion.gclid])).toEqual([
+			[ACTION, 'G-lead'],
+		]);
+		standIn.reset();
+		const partialAction = `customers/${CUSTOMER}/conversionActions/987654322`;
+		const withAction = await run(mixed, { config: config({ partialConversionAction: partialAction }) });
+		expect(withAction.map((r) => r.status)).toEqual(['sent', 'duplicate']);
+		expect(received().map((r) => [r.conversion.conversionAction, r.conversion.gclid])).toEqual([
+			[partialAction, 'G-partial'],
+		]);
+	});
+
 	it('fails items without a record id and sends the rest', async () => {
 		const results = await run([
 			{ record: crmLead(1, { record_id: undefined }), eventName: 'lead' },
