@@ -260,6 +260,15 @@ export class GoogleAdsConversions implements INodeType {
 							"IANA time zone of the Google Ads account. Leave empty to read it from the account once per run; conversion times carry this zone's offset.",
 					},
 					{
+						displayName: 'Partial Lead Conversion Action ID',
+						name: 'partialConversionActionId',
+						type: 'string',
+						default: '',
+						placeholder: '987654322',
+						description:
+							'A separate "Conversions from clicks" action for partial leads (event partial_lead), by ID (the ctId in Goals → Conversions). Empty: partial leads are skipped, because the conversion action above would count them as leads.',
+					},
+					{
 						displayName: 'Validate Only',
 						name: 'validateOnly',
 						type: 'boolean',

@@ -18,6 +18,7 @@ import {
 import type { SenderSpec } from '../common/executeSender';
 import { resolveStore } from '../common/dedupStores';
 import { googleAdsExecutor, oauthSecrets } from './executor';
+import { readPartialAction } from './partialAction';
 import { recordDataManagerRequests, recordDataManagerStatuses } from './requestLog';
 
 export const DATA_MANAGER_CREDENTIAL = 'leadCapiGoogleDataManagerOAuth2Api';
@@ -135,10 +136,18 @@ export const dataManagerSpec: SenderSpec<GoogleDataManagerConfig, DataManagerEve
 				'Login Account ID must be a manager account ID: 10 digits, dashes allowed',
 			);
 		}
+		const partialConversionActionId = readPartialAction(ctx, options, (id) => id);
+		if (partialConversionActionId === conversionActionId) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				'Partial Lead Conversion Action ID is the Conversion Action ID itself: partial leads need an action of their own (or leave the option empty to skip them)',
+			);
+		}
 		return {
 			...connection,
 			operatingAccountId,
 			conversionActionId,
+			...(partialConversionActionId ? { partialConversionActionId } : {}),
 			loginAccountId,
 			validateOnly: Boolean(options.validateOnly),
 		};

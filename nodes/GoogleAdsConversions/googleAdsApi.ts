@@ -11,6 +11,7 @@ import {
 } from '../../shared/platforms/google';
 import type { SenderSpec } from '../common/executeSender';
 import { GOOGLE_ADS_CREDENTIAL, googleAdsExecutor, readConnection } from './executor';
+import { readPartialAction } from './partialAction';
 
 /**
  * The Google Ads API path (allow-listed developer tokens): the credential, the customer, the
@@ -47,6 +48,16 @@ export const googleSpec: SenderSpec<GoogleAdsConfig, GoogleClickConversion> = {
 			);
 		}
 
+		const partialConversionAction = readPartialAction(ctx, options, (id) =>
+			conversionActionResourceName(customerId, id),
+		);
+		if (partialConversionAction === conversionAction) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				'Partial Lead Conversion Action ID is the Conversion Action itself: partial leads need an action of their own (or leave the option empty to skip them)',
+			);
+		}
+
 		let timeZone = String(options.accountTimeZone ?? '').trim();
 		if (timeZone && !isValidTimeZone(timeZone)) {
 			throw new NodeOperationError(
@@ -70,6 +81,7 @@ export const googleSpec: SenderSpec<GoogleAdsConfig, GoogleClickConversion> = {
 			...connection,
 			customerId,
 			conversionAction,
+			...(partialConversionAction ? { partialConversionAction } : {}),
 			timeZone,
 			validateOnly: Boolean(options.validateOnly),
 		};

@@ -16,6 +16,7 @@ import {
 	normalizeIdentity,
 	PLATFORM_ADAPTERS,
 	PLATFORMS,
+	phoneHashForm,
 	readLeadRecord,
 	renderIdentity,
 	type Platform,
@@ -240,6 +241,11 @@ export class IdentityNormalizer implements INodeType {
 					match_keys: matchKeys,
 					match_quality: estimateMatchQuality(platform, user) as unknown as IDataObject,
 				};
+				const phone = phoneFor(platform, user.values.phone, identity.hashedInput.phone === true);
+				if (phone) (rendered[platform] as IDataObject).phone = phone;
+			}
+			if (identity.hashedInput.phone === true && platforms.length > 1) {
+				warnings.push(PREHASHED_PHONE_WARNING);
 			}
 			const result: IDataObject = { platforms: rendered, warnings };
 			if (!options.hashedOnly) result.normalized = compactFieldMap(identity.values) as IDataObject;
@@ -247,6 +253,23 @@ export class IdentityNormalizer implements INodeType {
 		}
 		return [out];
 	}
+}
+
+const PREHASHED_PHONE_WARNING =
+	"phone: arrived hashed and goes to every platform as it is, but Meta and Pinterest match the hash of the digits without '+' and TikTok, Google and Microsoft the hash of E.164 with '+': one hash matches only one group. Send the phone in clear, or map each sender's contact.phone to its own platforms.<platform>.phone.sha256";
+
+/**
+ * The lead's phone as this platform matches it: the hashes it receives (wire them into that
+ * platform's sender as contact.phone to send pre-hashed phones), and the form a pre-hashed phone
+ * must have for it. Undefined when the lead has no phone for this platform.
+ */
+function phoneFor(
+	platform: Platform,
+	hashes: string[] | undefined,
+	arrivedHashed: boolean,
+): IDataObject | undefined {
+	if (!hashes || hashes.length === 0) return undefined;
+	return { sha256: [...hashes], expects: phoneHashForm(platform), arrived_hashed: arrivedHashed };
 }
 
 /**

@@ -160,6 +160,12 @@ export class MicrosoftConversions implements INodeType {
 					type: 'options',
 					options: [
 						{
+							name: "By Region (Microsoft's Default)",
+							value: 'auto',
+							description:
+								"Microsoft's consent-mode default: D for leads in the EEA, the UK or Switzerland and for leads whose country is unknown, G elsewhere",
+						},
+						{
 							name: 'Denied (D)',
 							value: 'D',
 							description:
@@ -172,7 +178,7 @@ export class MicrosoftConversions implements INodeType {
 								'Leads without any consent signal are sent with adStorageConsent G (only where you need no consent or collect it upstream)',
 						},
 					],
-					default: 'D',
+					default: 'auto',
 					description:
 						'What to send as adStorageConsent for leads whose consent.ad_user_data and consent.ad_personalization are both missing. A denial always sends D; a lead whose ad_user_data is denied is not sent at all.',
 				},

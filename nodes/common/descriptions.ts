@@ -247,17 +247,17 @@ const commonOptions: INodeProperties[] = [
 		type: 'options',
 		options: [
 			{
-				name: 'Clamp to Window',
-				value: 'clamp',
-				description: 'Send events older than the platform window with the oldest accepted time (warning)',
-			},
-			{
 				name: 'Skip',
 				value: 'skip',
-				description: 'Do not send events older than the platform window (status skipped)',
+				description: "Do not send events older than the platform's window (status skipped, with the window in the reason)",
+			},
+			{
+				name: 'Clamp to Window',
+				value: 'clamp',
+				description: 'Where the platform documents its window (Meta): send older events with the oldest accepted time, with a warning. Elsewhere such events are skipped.',
 			},
 		],
-		default: 'clamp',
+		default: 'skip',
 	},
 	{
 		displayName: 'If Dedup Store Is Unavailable',

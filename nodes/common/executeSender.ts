@@ -210,7 +210,7 @@ export function dispatchOptions(options: SenderOptions) {
 	return {
 		failMode: options.dedupFailMode ?? 'closed',
 		committedTtlMs: Math.max(1, Number(options.dedupTtlDays ?? 30)) * 86_400_000,
-		eventWindowPolicy: options.eventWindowPolicy ?? 'clamp',
+		eventWindowPolicy: options.eventWindowPolicy ?? 'skip',
 		defaultCountry: options.defaultCountry || undefined,
 		clientKey: readClientKey(options.clientKey),
 		batchSize: options.batchSize,

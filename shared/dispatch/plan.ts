@@ -90,7 +90,7 @@ function eventTimeOf(
 ): number | undefined {
 	const time = resolveEventTime({
 		occurredAt: item.record.occurred_at,
-		windowSeconds: run.adapter.eventWindowSeconds,
+		window: run.adapter.eventTimeWindow,
 		policy: run.options.eventWindowPolicy,
 		now: run.now,
 	});

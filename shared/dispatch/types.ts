@@ -1,5 +1,5 @@
 import type { DedupStore } from '../dedup/types';
-import type { EventWindowPolicy } from '../events/eventTime';
+import type { EventTimeWindow, EventWindowPolicy } from '../events/eventTime';
 import type { NormalizedIdentity, PlatformIdentity } from '../identity';
 import type { Transport } from '../transport/transport';
 import type { LeadRecord, LeadState, Platform } from '../types';
@@ -116,8 +116,8 @@ export interface PlatformAdapter<Config, Payload> {
 	readonly eventNameByState: Readonly<Record<LeadState, string>>;
 	/** Most events one request may carry. */
 	readonly maxBatchSize: number;
-	/** Oldest event the platform accepts, in seconds. */
-	readonly eventWindowSeconds: number;
+	/** Oldest event the platform accepts, and what backs the figure (docs/platforms/<platform>.md). */
+	readonly eventTimeWindow: EventTimeWindow;
 	/** The pixel / dataset / ad account / tag / conversion action events go to. */
 	destinationId(config: Config): string;
 	/**

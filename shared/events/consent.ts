@@ -1,4 +1,6 @@
+import { normalizeCountry } from '../identity/country';
 import { parseNumber } from '../numbers';
+import type { LeadRecord } from '../types';
 
 /** Consent flags as they arrive (booleans, "granted"/"denied", yes/no, 1/0) → one reading. */
 export type ConsentSignal = 'granted' | 'denied';
@@ -42,4 +44,51 @@ export function readValue(raw: { amount?: unknown; currency?: unknown } | undefi
 	}
 	if (currency !== undefined && amount === undefined) currency = undefined;
 	return { amount, currency, warnings };
+}
+
+/**
+ * Where a lead's consent rules come from, for the per-platform default when the lead carries no
+ * consent signal (each platform's adapter decides what that region means for it):
+ *  - `consent-required`: the EEA (EU 27, Iceland, Liechtenstein, Norway), the UK and
+ *    Switzerland — the reach of Google's EU user consent policy and of Microsoft's consent-mode
+ *    enforcement (docs/platforms/google-ads.md, microsoft.md);
+ *  - `other`: a known country outside them;
+ *  - `unknown`: neither the contact's nor the visitor's country is known.
+ */
+export type ConsentRegion = 'consent-required' | 'other' | 'unknown';
+
+// prettier-ignore
+const CONSENT_REQUIRED_COUNTRIES: ReadonlySet<string> = new Set([
+	'at', 'be', 'bg', 'hr', 'cy', 'cz', 'dk', 'ee', 'fi', 'fr', 'de', 'gr', 'hu', 'ie', 'it', 'lv',
+	'lt', 'lu', 'mt', 'nl', 'pl', 'pt', 'ro', 'sk', 'si', 'es', 'se', // EU 27
+	'is', 'li', 'no', // rest of the EEA
+	'gb', 'ch',
+]);
+
+/** The lead's country for consent purposes: the contact's own, else the visitor's (geo IP). */
+export function consentRegion(record: LeadRecord): ConsentRegion {
+	const country =
+		normalizeCountry(record.contact?.country) ?? normalizeCountry(record.client?.country);
+	if (!country) return 'unknown';
+	return CONSENT_REQUIRED_COUNTRIES.has(country) ? 'consent-required' : 'other';
+}
+
+/** The one reading of a lead's consent: each flag, and the region its absence is judged by. */
+export interface LeadConsentReading {
+	adUserData?: ConsentSignal;
+	adPersonalization?: ConsentSignal;
+	/** Neither ad_user_data nor ad_personalization says anything. */
+	noSignal: boolean;
+	region: ConsentRegion;
+}
+
+export function readLeadConsent(record: LeadRecord): LeadConsentReading {
+	const adUserData = readConsent(record.consent?.ad_user_data);
+	const adPersonalization = readConsent(record.consent?.ad_personalization);
+	return {
+		adUserData,
+		adPersonalization,
+		noSignal: adUserData === undefined && adPersonalization === undefined,
+		region: consentRegion(record),
+	};
 }

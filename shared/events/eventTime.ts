@@ -1,17 +1,33 @@
 /**
- * Event time against a platform's acceptance window. Meta rejects a whole request when one
- * event is older than 7 days, so the window is enforced before anything is sent:
- *  - `clamp` (default): an event older than the window is sent with the oldest accepted time
- *    (a small safety margin inside the window), with a warning;
- *  - `skip`: such an event is not sent (status skipped) and says why.
+ * Event time against a platform's acceptance window. Each platform's window is a property of
+ * its adapter (`eventTimeWindow`), with where the figure comes from; outside it:
+ *  - `skip` (default): the event is not sent (status skipped), and the reason names the
+ *    platform's window. A rewritten time is never sent unless asked for;
+ *  - `clamp`: only where the platform itself documents the window (Meta, Google), the event is
+ *    sent with the oldest accepted time (a small margin inside the window), with a warning.
+ *    Where the window is a third party's figure or an assumption, clamping would invent a time
+ *    on an unconfirmed rule, so the event is skipped as under `skip`.
  * Future times (clock skew, time zones parsed wrong upstream) become now, with a warning.
  */
 export type EventWindowPolicy = 'clamp' | 'skip';
 
+/** A platform's oldest accepted event time, and what backs the figure. */
+export interface EventTimeWindow {
+	/** The platform, as the reason names it ("Meta", "TikTok"). */
+	platform: string;
+	/** Oldest accepted event, in seconds before the send. */
+	seconds: number;
+	/**
+	 * `documented`: the platform's own documents state the window; `unconfirmed`: they are
+	 * silent and the figure is a third party's or our assumption (docs/platforms/<platform>.md).
+	 */
+	basis: 'documented' | 'unconfirmed';
+}
+
 export interface EventTimeInput {
 	/** ISO-8601 string, epoch milliseconds or epoch seconds (number or numeric string). */
 	occurredAt: unknown;
-	windowSeconds: number;
+	window: EventTimeWindow;
 	policy?: EventWindowPolicy;
 	/** Clock in epoch milliseconds; injectable for tests. */
 	now?: number;
@@ -54,7 +70,7 @@ function describeAge(seconds: number): string {
 export function resolveEventTime(input: EventTimeInput): EventTimeResult {
 	const now = input.now ?? Date.now();
 	const nowSeconds = Math.floor(now / 1000);
-	const policy = input.policy ?? 'clamp';
+	const policy = input.policy ?? 'skip';
 	const warnings: string[] = [];
 	const absent =
 		input.occurredAt === undefined || input.occurredAt === null || input.occurredAt === '';
@@ -75,18 +91,28 @@ export function resolveEventTime(input: EventTimeInput): EventTimeResult {
 		return { ok: true, unixSeconds: nowSeconds, warnings };
 	}
 	const age = nowSeconds - seconds;
-	if (age <= input.windowSeconds) return { ok: true, unixSeconds: seconds, warnings };
-	const windowText = describeAge(input.windowSeconds);
-	if (policy === 'skip') {
+	const { window } = input;
+	if (age <= window.seconds) return { ok: true, unixSeconds: seconds, warnings };
+	const rule = describeWindow(window);
+	if (policy !== 'clamp' || window.basis !== 'documented') {
 		return {
 			ok: false,
-			reason: `occurred_at is ${describeAge(age)} old, outside the platform's ${windowText} window (event window policy: skip)`,
+			reason: `occurred_at is ${describeAge(age)} old, outside ${rule}: not sent (the event time is never rewritten${window.basis === 'documented' ? '; Event Window Policy → Clamp to Window sends it with the oldest accepted time' : ''})`,
 			warnings,
 		};
 	}
-	const clamped = nowSeconds - input.windowSeconds + CLAMP_MARGIN_SECONDS;
+	const clamped = nowSeconds - window.seconds + CLAMP_MARGIN_SECONDS;
 	warnings.push(
-		`occurred_at: ${describeAge(age)} old, outside the platform's ${windowText} window; clamped to the oldest accepted time`,
+		`occurred_at: ${describeAge(age)} old, outside ${rule}; clamped to the oldest accepted time (Event Window Policy: Clamp to Window)`,
 	);
 	return { ok: true, unixSeconds: clamped, warnings };
+}
+
+/** "Meta's 7-day window" / "the 7-day window applied for Pinterest (Pinterest documents none)". */
+export function describeWindow(window: EventTimeWindow): string {
+	const days = window.seconds / 86400;
+	const span = Number.isInteger(days) ? `${days}-day` : `${describeAge(window.seconds)}`;
+	return window.basis === 'documented'
+		? `${window.platform}'s ${span} window`
+		: `the ${span} window applied for ${window.platform} (${window.platform} documents none)`;
 }

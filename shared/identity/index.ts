@@ -14,7 +14,13 @@ export {
 	readEmailText,
 	renderEmail,
 } from './email';
-export { normalizePhone, normalizePhoneText, renderPhone, type PhoneContext } from './phone';
+export {
+	normalizePhone,
+	normalizePhoneText,
+	phoneHashForm,
+	renderPhone,
+	type PhoneContext,
+} from './phone';
 export { phonePatternCache } from './phone-patterns';
 export { normalizeName, normalizeFirstName, normalizeLastName, normalizeNameText } from './name';
 export { normalizeCity, normalizeCityText } from './city';

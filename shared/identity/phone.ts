@@ -85,6 +85,17 @@ function supportedCountry(country: string | null | undefined): CountryCode | und
 	return isSupportedCountry(upper) ? upper : undefined;
 }
 
+/**
+ * What a platform expects a pre-hashed phone to be the SHA-256 of (docs/platforms/<platform>.md):
+ * one hash cannot be right for Meta/Pinterest (digits) and TikTok/Google/Microsoft (E.164 with
+ * '+') at once, so the Identity Normalizer states it per platform.
+ */
+export function phoneHashForm(platform: Platform): string {
+	return IDENTITY_PROFILES[platform].phone === 'digits'
+		? "SHA-256 (lowercase hex) of the number with country code, digits only, no '+' (16505551212)"
+		: "SHA-256 (lowercase hex) of the E.164 number with '+' (+16505551212)";
+}
+
 /** Renders a canonical E.164 number in the platform's format. */
 export function renderPhone(e164: string, format: IdentityProfile['phone']): string {
 	return format === 'digits' ? e164.replace(/^\+/, '') : e164;

@@ -24,6 +24,12 @@ export interface IdentityProfile {
 	email: 'as-is' | 'gmail-dots-removed';
 	/** Gender values the platform accepts; others are dropped with a warning. */
 	genders: readonly Gender[];
+	/**
+	 * `digits`: the platform documents postal codes as digits only (Pinterest's `zp`); a code
+	 * with letters (UK `M1 1AE`, CA `K1A 0B1`) is left out with a warning, never sent altered.
+	 * Default `as-is`: the canonical code (lowercase, no spaces or dashes).
+	 */
+	postalCode?: 'as-is' | 'digits';
 }
 
 const HASHED: IdentityFieldRule = { hashed: true };
@@ -58,12 +64,13 @@ export const IDENTITY_PROFILES: Record<Platform, IdentityProfile> = {
 	},
 	pinterest: {
 		platform: 'pinterest',
-		// zp is documented as "digits only"; we send the canonical postal code (letters kept for
-		// UK/CA codes), as Segment does, since stripping letters would corrupt those codes.
 		fields: { ...FULL_HASHED_SET, ip: CLEAR, user_agent: CLEAR, epik: CLEAR },
 		phone: 'digits',
 		email: 'as-is',
 		genders: ['f', 'm', 'n'],
+		// Pinterest's OpenAPI: zp is "Sha256 hashes of user's zipcode, only digits". A code with
+		// letters is left out (stripping them would send a different code); docs/platforms/pinterest.md.
+		postalCode: 'digits',
 	},
 	tiktok: {
 		platform: 'tiktok',

@@ -105,6 +105,12 @@ function renderClear(
 			return renderEmail(value, profile.email);
 		case 'phone':
 			return renderPhone(value, profile.phone);
+		case 'postal_code':
+			if (profile.postalCode !== 'digits' || /^\d+$/.test(value)) return value;
+			warnings.add(
+				`postal_code: contains letters, and ${profile.platform} takes digits-only postal codes; omitted`,
+			);
+			return null;
 		case 'gender':
 			if ((profile.genders as readonly string[]).includes(value)) return value;
 			warnings.add(

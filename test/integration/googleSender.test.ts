@@ -9,10 +9,18 @@ import {
 	type GoogleClickConversion,
 } from '../../shared/platforms/google';
 import { googleAdsExecutor } from '../../nodes/GoogleAdsConversions/executor';
-import { crmLead, webLead } from '../support/leads';
+import { crmLead as germanCrmLead, webLead } from '../support/leads';
 import { fastTransport, leadItems, senderHarness } from '../support/senderHarness';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startGoogleStandIn } = require('../standins/google.js');
+
+/**
+ * A CRM lead in Germany that agreed to ad data use: Google's EU user consent policy withholds the
+ * email and phone of EEA leads without a consent signal (issue 13.7), which these tests are not about.
+ */
+const crmLead: typeof germanCrmLead = (i, overrides = {}) =>
+	germanCrmLead(i, { consent: { ad_user_data: 'granted' }, ...overrides });
+
 
 const DEVELOPER_TOKEN = 'dev-token-e2e-0123456789abcdef';
 const CUSTOMER = '1234567890';
@@ -438,6 +446,25 @@ describe('Google Ads sender through dispatch, against a loopback Google Ads and 
 		const real = await run(items);
 		expect(real.map((r) => r.status)).toEqual(['sent', 'sent', 'failed']);
 		expect(received()).toHaveLength(2);
+	});
+
+	it('a partial lead goes only to the partial-lead action, or is skipped without one; completed leads keep theirs', async () => {
+		const mixed = [
+			{ record: crmLead(70, { state: 'partial', click: { gclid: 'G-partial' } }), eventName: 'partial_lead' },
+			{ record: crmLead(71, { click: { gclid: 'G-lead' } }), eventName: 'lead' },
+		];
+		const without = await run(mixed);
+		expect(without.map((r) => r.status)).toEqual(['skipped', 'sent']);
+		expect(received().map((r) => [r.conversion.conversionAction, r.conversion.gclid])).toEqual([
+			[ACTION, 'G-lead'],
+		]);
+		standIn.reset();
+		const partialAction = `customers/${CUSTOMER}/conversionActions/987654322`;
+		const withAction = await run(mixed, { config: config({ partialConversionAction: partialAction }) });
+		expect(withAction.map((r) => r.status)).toEqual(['sent', 'duplicate']);
+		expect(received().map((r) => [r.conversion.conversionAction, r.conversion.gclid])).toEqual([
+			[partialAction, 'G-partial'],
+		]);
 	});
 
 	it('fails items without a record id and sends the rest', async () => {

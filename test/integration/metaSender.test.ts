@@ -152,20 +152,24 @@ describe('Meta sender through dispatch, against a loopback Meta and a real Redis
 			eventName: 'Lead',
 		};
 		const mixed = await run([...leads(3, crmLead), stale], {
-			adapter: { ...metaAdapter, eventWindowSeconds: 60 * 24 * 3600 },
+			adapter: {
+				...metaAdapter,
+				eventTimeWindow: { ...metaAdapter.eventTimeWindow, seconds: 60 * 24 * 3600 },
+			},
 		});
 		expect(mixed.map((r) => r.status)).toEqual(['sent', 'sent', 'sent', 'failed']);
 		expect(mixed[3].error).toMatch(/too far in the past/);
 		expect(standIn.received).toHaveLength(3);
 	});
 
-	it('clamps or skips events older than Meta\'s 7-day window before sending', async () => {
+	it("skips events older than Meta's documented 7-day window by default; clamps them only under Clamp to Window", async () => {
 		const old = { record: crmLead(7, { occurred_at: new Date(Date.now() - 10 * 86400_000).toISOString() }), eventName: 'Lead' };
-		const [clamped] = await run([old]);
+		const [skipped] = await run([old]);
+		expect(skipped).toMatchObject({ status: 'skipped', error: expect.stringContaining("outside Meta's 7-day window: not sent") });
+		expect(standIn.received).toHaveLength(0);
+		const [clamped] = await run([{ ...old, record: { ...old.record, record_id: 'deal-8' } }], { eventWindowPolicy: 'clamp' });
 		expect(clamped.status).toBe('sent');
-		expect(clamped.warnings.join()).toMatch(/clamped/);
-		const [skipped] = await run([{ ...old, record: { ...old.record, record_id: 'deal-8' } }], { eventWindowPolicy: 'skip' });
-		expect(skipped).toMatchObject({ status: 'skipped', error: expect.stringMatching(/window/) });
+		expect(clamped.warnings.join()).toMatch(/clamped to the oldest accepted time \(Event Window Policy: Clamp to Window\)/);
 		expect(standIn.received).toHaveLength(1);
 	});
 

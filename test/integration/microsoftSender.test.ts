@@ -60,7 +60,8 @@ describe('Microsoft sender through dispatch, against a loopback UET CAPI and a r
 			eventName: 'lead',
 			eventTime: expect.any(Number),
 			eventSourceUrl: 'https://example.com/pricing?utm_source=fb',
-			adStorageConsent: 'D',
+			// A US lead without a consent signal: Microsoft's consent-mode default there is granted.
+			adStorageConsent: 'G',
 			userData: {
 				em: sha('lead.0@example.com'),
 				ph: sha('+16505551212'),
@@ -413,18 +414,20 @@ describe('Microsoft sender through dispatch, against a loopback UET CAPI and a r
 		});
 	});
 
-	it('clamps or skips events older than the 7-day window before sending', async () => {
-		const old = {
-			record: crmLead(7, { occurred_at: new Date(Date.now() - 10 * 86400_000).toISOString() }),
-			eventName: 'lead',
-		};
-		const [clamped] = await run([old]);
-		expect(clamped.status).toBe('sent');
-		expect(clamped.warnings.join()).toMatch(/clamped/);
-		const [skipped] = await run([{ ...old, record: { ...old.record, record_id: 'deal-8' } }], {
-			eventWindowPolicy: 'skip',
-		});
-		expect(skipped).toMatchObject({ status: 'skipped', error: expect.stringMatching(/window/) });
+	it('skips events older than Microsoft\'s own window (7 days, a figure Microsoft does not document), even under Clamp to Window', async () => {
+		const at = (d: number) => new Date(Date.now() - d * 86400_000).toISOString();
+		const old = { record: crmLead(7, { occurred_at: at(10) }), eventName: 'lead' };
+		for (const [i, policy] of [undefined, 'clamp', 'skip'].entries()) {
+			const [skipped] = await run([{ ...old, record: { ...old.record, record_id: `deal-old-${i}` } }], {
+				eventWindowPolicy: policy as 'clamp' | 'skip' | undefined,
+			});
+			expect(skipped).toMatchObject({
+				status: 'skipped',
+				error: expect.stringContaining('outside the 7-day window applied for Microsoft (Microsoft documents none)'),
+			});
+		}
+		const [inside] = await run([{ record: crmLead(8, { occurred_at: at(6) }), eventName: 'lead' }]);
+		expect(inside.status).toBe('sent');
 		expect(received()).toHaveLength(1);
 	});
 

@@ -353,18 +353,20 @@ describe('Pinterest sender through dispatch, against a loopback Pinterest and a 
 		expect(received()).toHaveLength(2);
 	});
 
-	it('clamps or skips events older than the 7-day window before sending', async () => {
-		const old = {
-			record: crmLead(7, { occurred_at: new Date(Date.now() - 10 * 86400_000).toISOString() }),
-			eventName: 'lead',
-		};
-		const [clamped] = await run([old]);
-		expect(clamped.status).toBe('sent');
-		expect(clamped.warnings.join()).toMatch(/clamped/);
-		const [skipped] = await run([{ ...old, record: { ...old.record, record_id: 'deal-8' } }], {
-			eventWindowPolicy: 'skip',
-		});
-		expect(skipped).toMatchObject({ status: 'skipped', error: expect.stringMatching(/window/) });
+	it('skips events older than Pinterest\'s own window (7 days, a figure Pinterest does not document), even under Clamp to Window', async () => {
+		const at = (d: number) => new Date(Date.now() - d * 86400_000).toISOString();
+		const old = { record: crmLead(7, { occurred_at: at(10) }), eventName: 'lead' };
+		for (const [i, policy] of [undefined, 'clamp', 'skip'].entries()) {
+			const [skipped] = await run([{ ...old, record: { ...old.record, record_id: `deal-old-${i}` } }], {
+				eventWindowPolicy: policy as 'clamp' | 'skip' | undefined,
+			});
+			expect(skipped).toMatchObject({
+				status: 'skipped',
+				error: expect.stringContaining('outside the 7-day window applied for Pinterest (Pinterest documents none)'),
+			});
+		}
+		const [inside] = await run([{ record: crmLead(8, { occurred_at: at(6) }), eventName: 'lead' }]);
+		expect(inside.status).toBe('sent');
 		expect(received()).toHaveLength(1);
 	});
 

@@ -210,29 +210,34 @@ describe('TikTok sender through dispatch, against a loopback TikTok and a real R
 
 	it('isolates an event TikTok refuses by its own rules (here: our window check widened on purpose)', async () => {
 		const stale = {
-			record: crmLead(99, { occurred_at: new Date(Date.now() - 9 * 86400_000).toISOString() }),
+			record: crmLead(99, { occurred_at: new Date(Date.now() - 40 * 86400_000).toISOString() }),
 			eventName: 'SubmitForm',
 		};
 		const mixed = await run([...leads(3, crmLead), stale], {
-			adapter: { ...tiktokAdapter, eventWindowSeconds: 60 * 24 * 3600 },
+			adapter: {
+				...tiktokAdapter,
+				eventTimeWindow: { ...tiktokAdapter.eventTimeWindow, seconds: 60 * 24 * 3600 },
+			},
 		});
 		expect(statuses(mixed)).toEqual(['sent', 'sent', 'sent', 'failed']);
 		expect(mixed[3].error).toMatch(/too far in the past/);
 		expect(received()).toHaveLength(3);
 	});
 
-	it('clamps or skips events older than the 7-day window before sending', async () => {
-		const old = {
-			record: crmLead(7, { occurred_at: new Date(Date.now() - 10 * 86400_000).toISOString() }),
-			eventName: 'SubmitForm',
-		};
-		const [clamped] = await run([old]);
-		expect(clamped.status).toBe('sent');
-		expect(clamped.warnings.join()).toMatch(/clamped/);
-		const [skipped] = await run([{ ...old, record: { ...old.record, record_id: 'deal-8' } }], {
-			eventWindowPolicy: 'skip',
-		});
-		expect(skipped).toMatchObject({ status: 'skipped', error: expect.stringMatching(/window/) });
+	it('skips events older than TikTok\'s own window (28 days, a figure TikTok does not document), even under Clamp to Window', async () => {
+		const at = (d: number) => new Date(Date.now() - d * 86400_000).toISOString();
+		const old = { record: crmLead(7, { occurred_at: at(30) }), eventName: 'SubmitForm' };
+		for (const [i, policy] of [undefined, 'clamp', 'skip'].entries()) {
+			const [skipped] = await run([{ ...old, record: { ...old.record, record_id: `deal-old-${i}` } }], {
+				eventWindowPolicy: policy as 'clamp' | 'skip' | undefined,
+			});
+			expect(skipped).toMatchObject({
+				status: 'skipped',
+				error: expect.stringContaining('outside the 28-day window applied for TikTok (TikTok documents none)'),
+			});
+		}
+		const [inside] = await run([{ record: crmLead(8, { occurred_at: at(20) }), eventName: 'SubmitForm' }]);
+		expect(inside.status).toBe('sent');
 		expect(received()).toHaveLength(1);
 	});
 

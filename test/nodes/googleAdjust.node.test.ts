@@ -1,12 +1,20 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { GoogleAdsConversions } from '../../nodes/GoogleAdsConversions/GoogleAdsConversions.node';
 import { IdentityNormalizer } from '../../nodes/IdentityNormalizer/IdentityNormalizer.node';
-import { crmLead } from '../support/leads';
+import { crmLead as germanCrmLead } from '../support/leads';
 import { executeError, runExecute, type NodeSetup } from './support/context';
 import { nodeRedis } from './support/redis';
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { startGoogleStandIn } = require('../standins/google.js');
 const { startGoogleDataManagerStandIn } = require('../standins/googleDataManager.js');
+
+/**
+ * A CRM lead in Germany that agreed to ad data use: Google's EU user consent policy withholds the
+ * email and phone of EEA leads without a consent signal (issue 13.7), which these tests are not about.
+ */
+const crmLead: typeof germanCrmLead = (i, overrides = {}) =>
+	germanCrmLead(i, { consent: { ad_user_data: 'granted' }, ...overrides });
+
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const DEVELOPER_TOKEN = 'dev-token-adjust-node-0123456789';

@@ -1,10 +1,18 @@
 import { NodeOperationError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 import { GoogleAdsConversions } from '../../nodes/GoogleAdsConversions/GoogleAdsConversions.node';
-import { crmLead } from '../support/leads';
+import { crmLead as germanCrmLead } from '../support/leads';
 import { executeError, runExecute, type NodeSetup } from './support/context';
 import { nodeRedis } from './support/redis';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startGoogleDataManagerStandIn } = require('../standins/googleDataManager.js');
+
+/**
+ * A CRM lead in Germany that agreed to ad data use: Google's EU user consent policy withholds the
+ * email and phone of EEA leads without a consent signal (issue 13.7), which these tests are not about.
+ */
+const crmLead: typeof germanCrmLead = (i, overrides = {}) =>
+	germanCrmLead(i, { consent: { ad_user_data: 'granted' }, ...overrides });
+
 
 type StandIn = Awaited<ReturnType<typeof startGoogleDataManagerStandIn>>;
 const json = (items: INodeExecutionData[]) => items.map((item) => item.json as IDataObject);
@@ -41,6 +49,57 @@ describe('Google Ads Conversions node through the Data Manager API, with a mocke
 			{ length: n },
 			(_, i) => crmLead(i, { click: { gclid: `Cj0KCQiA-dm-${i}` } }) as IDataObject,
 		);
+
+	it('never sends a partial lead to the completed-lead action: skipped without Partial Lead Conversion Action, sent to that action with it', async () => {
+		const mixed = [
+			crmLead(0, { state: 'partial', click: { gclid: 'Cj0KCQiA-dm-p0' } }) as IDataObject,
+			crmLead(1, { click: { gclid: 'Cj0KCQiA-dm-l1' } }) as IDataObject,
+		];
+		const without = json((await runExecute(node, mixed, setup())).outputs[0]);
+		expect(without.map((r) => [r.event_name, r.status])).toEqual([
+			['partial_lead', 'skipped'],
+			['lead', 'sent'],
+		]);
+		expect(without[0].error).toMatch(/Google would count it as a conversion of the completed-lead action/);
+		expect(standIn.received.map((r: { destination: string }) => r.destination)).toEqual([
+			'1234567890/987654321',
+		]);
+
+		standIn.reset();
+		const withAction = json(
+			(
+				await runExecute(
+					node,
+					mixed,
+					setup({ options: { partialConversionActionId: '987654322' } }),
+				)
+			).outputs[0],
+		);
+		expect(withAction.map((r) => [r.event_name, r.status])).toEqual([
+			['partial_lead', 'sent'],
+			['lead', 'duplicate'],
+		]);
+		// Only the partial lead went out, and only to the partial-lead action.
+		expect(
+			standIn.received.map((r: { destination: string; event: IDataObject }) => [
+				r.destination,
+				r.event.adIdentifiers,
+			]),
+		).toEqual([['1234567890/987654322', { gclid: 'Cj0KCQiA-dm-p0' }]]);
+	});
+
+	it('refuses a Partial Lead Conversion Action ID that is not digits or is the main action', async () => {
+		for (const id of ['abc', '987654321']) {
+			const { error } = await executeError(
+				node,
+				leads(1),
+				setup({ options: { partialConversionActionId: id } }),
+			);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect((error as Error).message).toMatch(/^Partial Lead Conversion Action ID/);
+		}
+		expect(standIn.received).toEqual([]);
+	});
 
 	it('sends through events:ingest with no developer token; each item carries its request id; a re-run sends nothing', async () => {
 		const first = await runExecute(node, leads(3), setup());

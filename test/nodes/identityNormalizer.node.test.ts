@@ -84,6 +84,42 @@ describe('Identity Normalizer node: execute() shows what each platform receives'
 	});
 });
 
+describe('Identity Normalizer node: the phone each platform matches, and the form a pre-hashed phone needs', () => {
+	type WithPhone = { phone?: { sha256: string[]; expects: string; arrived_hashed: boolean } };
+	const phones = (identity: Identity) =>
+		identity.platforms as unknown as Record<string, WithPhone>;
+
+	it('gives each platform its own phone hash and says what a pre-hashed phone must be the hash of', async () => {
+		const { outputs } = await runExecute(node, [lead(0)]);
+		const p = phones(outputs[0][0].json.identity as Identity);
+		const digits = "SHA-256 (lowercase hex) of the number with country code, digits only, no '+' (16505551212)";
+		const e164 = "SHA-256 (lowercase hex) of the E.164 number with '+' (+16505551212)";
+		expect(
+			Object.fromEntries(Object.entries(p).map(([k, v]) => [k, [v.phone?.sha256, v.phone?.expects]])),
+		).toEqual({
+			meta: [[sha('16505551212')], digits],
+			pinterest: [[sha('16505551212')], digits],
+			tiktok: [[sha('+16505551212')], e164],
+			google: [[sha('+16505551212')], e164],
+			microsoft: [[sha('+16505551212')], e164],
+		});
+		expect(p.meta.phone?.arrived_hashed).toBe(false);
+	});
+
+	it('warns that one pre-hashed phone cannot match both groups, and marks it arrived hashed', async () => {
+		const prehashed = { ...webLead(0), contact: { email: 'a@example.com', phone: sha('+16505551212') } };
+		const { outputs } = await runExecute(node, [prehashed as unknown as IDataObject]);
+		const identity = outputs[0][0].json.identity as Identity;
+		expect(phones(identity).meta.phone).toMatchObject({ sha256: [sha('+16505551212')], arrived_hashed: true });
+		expect(identity.warnings).toContainEqual(
+			expect.stringMatching(/^phone: arrived hashed .* one hash matches only one group/),
+		);
+		// With one platform chosen there is nothing to warn about across platforms.
+		const one = await runExecute(node, [prehashed as unknown as IDataObject], { params: { platforms: ['tiktok'] } });
+		expect((one.outputs[0][0].json.identity as Identity).warnings.join()).not.toMatch(/one hash matches/);
+	});
+});
+
 describe('Identity Normalizer node: Health Report reads what a sender counted in the real Redis', () => {
 	const redis = nodeRedis('normalizer');
 	const token = 'EAAG-report-token-0123456789';
@@ -92,6 +128,23 @@ describe('Identity Normalizer node: Health Report reads what a sender counted in
 		meta = await startMetaStandIn({ accessToken: token });
 	});
 	afterAll(() => meta.close());
+
+	it("a phone wired from platforms.meta.phone.sha256 into the Meta sender reaches Meta as the hash Meta matches", async () => {
+		const { outputs } = await runExecute(node, [lead(5)], { params: { platforms: ['meta'] } });
+		const wired = ((outputs[0][0].json.identity as Identity).platforms.meta as unknown as {
+			phone: { sha256: string[] };
+		}).phone.sha256[0];
+		const record = { ...webLead(5), record_id: 'wired-5', contact: { email: 'lead.5@example.com', phone: wired } };
+		const sent = await runExecute(new MetaConversions(), [record as unknown as IDataObject], {
+			credentials: {
+				leadCapiMetaApi: { pixelId: '5550002', accessToken: token, baseUrl: meta.url },
+				leadCapiRedisApi: redis.credential(),
+			},
+		});
+		expect(sent.outputs[0][0].json.status).toBe('sent');
+		const got = (meta as unknown as { received: Array<{ event: { user_data: IDataObject } }> }).received;
+		expect(got[got.length - 1].event.user_data.ph).toBe(sha('16505551212'));
+	});
 
 	it('one item per destination with the sends of the last hours', async () => {
 		await runExecute(new MetaConversions(), [lead(0), lead(1)], {

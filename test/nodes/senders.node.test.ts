@@ -382,6 +382,18 @@ describe('sender options that cannot work are NodeOperationErrors saying what to
 			expect(error.message).toMatch(/time zone/i);
 		});
 
+		it.each([
+			['abc', /must be digits/],
+			['987654321', /is the Conversion Action itself/],
+		])('a Partial Lead Conversion Action ID %s', async (id, message) => {
+			const { error } = await google({
+				options: { accountTimeZone: 'America/Chicago', partialConversionActionId: id },
+			});
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toMatch(/^Partial Lead Conversion Action ID/);
+			expect(error.message).toMatch(message);
+		});
+
 		it('a credential that was never connected to Google', async () => {
 			const { error } = await google({}, { developerToken: 'dev', baseUrl: unreachable });
 			expect(error).toBeInstanceOf(NodeOperationError);

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { dispatch, Transport, type ItemResult } from '../../shared';
+import { dispatch, normalizeIdentity, parseTimeMs, Transport, type ItemResult } from '../../shared';
+import { hashSha256 as sha256 } from '../../shared/identity';
 import { PLATFORM_ADAPTERS } from '../../shared/platforms';
 import { LEAD_RECORD_FIELDS } from '../../shared/record';
 import { LEAD_STATES, PLATFORMS, type LeadRecord, type Platform } from '../../shared/types';
@@ -165,6 +166,34 @@ function mustBeSafeResult(
 	}
 }
 
+/**
+ * Issue 13.7, per platform: Pinterest's zp is the hash of a digits-only code; an event time is
+ * never rewritten into the past (outside a window the item is skipped, under the default policy).
+ */
+function mustFollowPlatformDocuments(
+	platform: Platform,
+	lead: LeadRecord,
+	result: ItemResult,
+	defaultCountry: string | undefined,
+): void {
+	const payload = result.payload as { user_data?: { zp?: string[] } } | undefined;
+	if (platform === 'pinterest' && payload?.user_data?.zp) {
+		const codes = normalizeIdentity(lead, { defaultCountry }).values.postal_code ?? [];
+		// A value that arrived hashed passes through: its clear form is not ours to check.
+		const allowed = codes.map((c) => (/^[0-9a-f]{64}$/.test(c) ? c : /^\d+$/.test(c) ? sha256(c) : null));
+		for (const zp of payload.user_data.zp) {
+			must(allowed.includes(zp), () => 'pinterest zp is not the hash of a digits-only postal code');
+		}
+	}
+	const occurred = parseTimeMs(lead.occurred_at);
+	if (result.event_time !== undefined && occurred !== null && occurred <= NOW) {
+		must(
+			result.event_time === Math.floor(occurred / 1000),
+			() => `${platform}: event_time ${result.event_time} rewritten from ${occurred}`,
+		);
+	}
+}
+
 const PII_KEYS = ['email', 'phone', 'first_name', 'last_name', 'date_of_birth', 'external_id'];
 
 describe('every platform adapter under 10,000 hostile lead records', () => {
@@ -197,6 +226,7 @@ describe('every platform adapter under 10,000 hostile lead records', () => {
 						);
 						must(results.length === 1, () => `${platform}: ${results.length} results for one item`);
 						mustBeSafeResult(platform, results[0], raws, piiRaws);
+						mustFollowPlatformDocuments(platform, lead, results[0], defaultCountry);
 					}
 				},
 			),

@@ -609,7 +609,13 @@ async function startGoogleDataManagerStandIn(options = {}) {
 		if (body.validateOnly === true) return send(res, 200, { requestId });
 		const at = now();
 		for (const event of body.events) {
-			for (const d of body.destinations) {
+			// event.proto: destination_references picks destinations by their `reference`; an
+			// event without references goes to every destination of the request.
+			const refs = Array.isArray(event.destinationReferences) ? event.destinationReferences : [];
+			const targets = refs.length
+				? body.destinations.filter((/** @type {any} */ d) => refs.includes(d.reference))
+				: body.destinations;
+			for (const d of targets) {
 				const destination = `${d.operatingAccount.accountId}/${d.productDestinationId}`;
 				/** @type {Received['kind']} */
 				let kind = 'new';

@@ -11,7 +11,8 @@
  * when wrong), `event_source` and an `event_source_id` the token may send to (40001 otherwise),
  * `data` with 1..50 events (40061 beyond), `event_id` as a string (40002 "not a valid string",
  * as TikTok answered a numeric id), email / phone / external_id / first_name / last_name /
- * zip_code as 64 lowercase hex (40062 PII_NOT_HASHED otherwise), event_time within 7 days,
+ * zip_code as 64 lowercase hex (40062 PII_NOT_HASHED otherwise), event_time within 28 days
+ * (UNCONFIRMED: a third party's figure, as TIKTOK_EVENT_WINDOW_SECONDS),
  * properties.value / currency, limited_data_use as a boolean. Like TikTok it answers HTTP 200
  * with `{ code, message, request_id }`, a non-zero code for errors, and refuses the whole request
  * when one event is invalid. Faults (429 + Retry-After, 5xx, resets, any body) can be scripted; a
@@ -30,7 +31,7 @@ const HASHED_LIST_KEYS = ['email', 'phone', 'external_id'];
 const HASHED_SINGLE_KEYS = ['first_name', 'last_name', 'zip_code'];
 const CLEAR_KEYS = ['city', 'state', 'country', 'ttclid', 'ttp', 'ip', 'user_agent', 'locale'];
 const SHA256_HEX = /^[0-9a-f]{64}$/;
-const DEFAULT_WINDOW_SECONDS = 7 * 24 * 3600;
+const DEFAULT_WINDOW_SECONDS = 28 * 24 * 3600;
 const DEFAULT_MAX_BATCH = 50;
 
 /**

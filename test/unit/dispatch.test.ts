@@ -21,7 +21,7 @@ function recordingPlatform(answer: (payloads: string[]) => SendOutcome[] | Promi
 		platform: 'meta',
 		eventNameByState: { partial: 'P', lead: 'Lead', contact: 'C', schedule: 'S', registration: 'R', purchase: 'B' },
 		maxBatchSize: 3,
-		eventWindowSeconds: 7 * 86400,
+		eventTimeWindow: { platform: 'Test', seconds: 7 * 86400, basis: 'documented' },
 		destinationId: (c) => c.destination,
 		userData: (user) => ({ data: user.values, matchKeys: user.matchKeys }),
 		buildEvent: (ctx) =>

@@ -8,7 +8,7 @@ import { deriveEventId, readRecordId, readValue } from '../../events';
 import type { HttpRequest, Transport } from '../../transport';
 import type { GoogleAdsConfig } from './config';
 import {
-	GOOGLE_ADJUSTMENT_TIME_UNBOUNDED_SECONDS,
+	GOOGLE_ADJUSTMENT_TIME_WINDOW,
 	GOOGLE_ADJUSTMENT_WINDOW_SECONDS,
 	GOOGLE_EVENT_BY_STATE,
 	GOOGLE_MAX_CONVERSIONS_PER_REQUEST,
@@ -196,7 +196,7 @@ export function googleAdjustmentAdapter(
 		platform: 'google',
 		eventNameByState: GOOGLE_EVENT_BY_STATE,
 		maxBatchSize: GOOGLE_MAX_CONVERSIONS_PER_REQUEST,
-		eventWindowSeconds: GOOGLE_ADJUSTMENT_TIME_UNBOUNDED_SECONDS,
+		eventTimeWindow: GOOGLE_ADJUSTMENT_TIME_WINDOW,
 		destinationId: (config) => config.conversionAction,
 		userData: googleUserData,
 		buildEvent: (context, config) =>

@@ -24,6 +24,11 @@ export interface GoogleAdsConfig extends GoogleAdsConnection {
 	customerId: string;
 	/** `customers/{customerId}/conversionActions/{id}`: the destination of every event. */
 	conversionAction: string;
+	/**
+	 * `customers/{customerId}/conversionActions/{id}` for partial leads (event `partial_lead`).
+	 * Without it partial leads are skipped: the completed-lead action would count them as leads.
+	 */
+	partialConversionAction?: string;
 	/** IANA time zone of the account (conversionDateTime carries its offset). */
 	timeZone: string;
 	/** Test mode: Google validates the conversions without recording them. */

@@ -1,4 +1,6 @@
-import type { LeadState } from '../../types';
+import { readLeadConsent, type ConsentRegion } from '../../events/consent';
+import type { EventTimeWindow } from '../../events/eventTime';
+import type { LeadRecord, LeadState } from '../../types';
 
 /**
  * Google Ads click conversion upload facts (../shared/docs/platforms.md §4), in one place.
@@ -18,6 +20,11 @@ export const GOOGLE_MAX_CONVERSIONS_PER_REQUEST = 2000;
  * cited maximum (not confirmed by the sources read). Older clicks give EXPIRED_EVENT per row.
  */
 export const GOOGLE_EVENT_WINDOW_SECONDS = 90 * 24 * 3600;
+export const GOOGLE_EVENT_TIME_WINDOW: EventTimeWindow = {
+	platform: 'Google',
+	seconds: GOOGLE_EVENT_WINDOW_SECONDS,
+	basis: 'unconfirmed',
+};
 /** Most user identifiers one ClickConversion may carry. */
 export const GOOGLE_MAX_USER_IDENTIFIERS = 5;
 /** Uploads of 2,000 rows answer in seconds; the search calls far sooner. */
@@ -43,6 +50,62 @@ export const GOOGLE_EVENT_BY_STATE: Readonly<Record<LeadState, string>> = {
 	purchase: 'purchase',
 };
 
+/**
+ * Partial leads and completed leads must stay distinguishable, and Google counts what the
+ * conversion action says, not our label: a partial lead uploaded to the completed-lead action
+ * would be counted as a lead. So a partial lead goes only to its own action (the node's Partial
+ * Lead Conversion Action) and is skipped, with this reason, when there is none.
+ */
+export const GOOGLE_PARTIAL_WITHOUT_ACTION_REASON =
+	'partial lead not sent: Google would count it as a conversion of the completed-lead action. Set Options → Partial Lead Conversion Action to a separate "Conversions from clicks" action to send partial leads there';
+
+/** Is this event a partial lead (the label "From Lead State" gives the partial state)? */
+export function isGooglePartialEvent(eventName: string): boolean {
+	return eventName === GOOGLE_EVENT_BY_STATE.partial;
+}
+
+/**
+ * Whether a lead's email, phone and address may go to Google:
+ *  - `send`: consent granted, or no signal outside the EEA/UK/CH (or country unknown);
+ *  - `denied`: consent.ad_user_data denied;
+ *  - `no-eea-consent`: no signal at all for a lead in the EEA, the UK or Switzerland. Google's
+ *    EU user consent policy requires consent to use those users' data, and Google asks for
+ *    consent signals for them (docs/platforms/google-ads.md → Consent); without one, only the
+ *    click id goes, and no consent field is invented (UNSPECIFIED is the absence of a value).
+ * A property of the Google platform: GOOGLE_NO_SIGNAL_RULE by region.
+ */
+export type GoogleUserDataGate = 'send' | 'denied' | 'no-eea-consent';
+export const GOOGLE_NO_SIGNAL_RULE: Readonly<Record<ConsentRegion, GoogleUserDataGate>> = {
+	'consent-required': 'no-eea-consent',
+	other: 'send',
+	unknown: 'send',
+};
+
+export function googleUserDataGate(record: LeadRecord): GoogleUserDataGate {
+	const consent = readLeadConsent(record);
+	if (consent.adUserData === 'denied') return 'denied';
+	if (consent.adUserData === 'granted') return 'send';
+	return GOOGLE_NO_SIGNAL_RULE[consent.region];
+}
+
+/** Why the contact fields (`email and phone`, `email, phone and address`) were left out. */
+export function googleWithheldWarning(
+	gate: Exclude<GoogleUserDataGate, 'send'>,
+	fields: string,
+): string {
+	return gate === 'denied'
+		? `consent.ad_user_data is denied: ${fields} not sent (click id only)`
+		: `consent.ad_user_data: no consent signal for a lead in the EEA, the UK or Switzerland (Google's EU user consent policy): ${fields} not sent (click id only)`;
+}
+
+/** Why a lead with neither a click id nor contact fields it may send was skipped. */
+export const GOOGLE_WITHHELD_SKIP_REASON: Record<Exclude<GoogleUserDataGate, 'send'>, string> = {
+	denied:
+		'consent.ad_user_data is denied and the lead has no Google click id (gclid, gbraid or wbraid): without consent only a click id may be sent',
+	'no-eea-consent':
+		"the lead is in the EEA, the UK or Switzerland, has no consent signal and no Google click id (gclid, gbraid or wbraid): Google's EU user consent policy needs consent before their email or phone is sent. Map consent.ad_user_data to send it",
+};
+
 /** ClickConversion.consent.adUserData (adPersonalization is not settable on click uploads). */
 export type GoogleConsentStatus = 'GRANTED' | 'DENIED';
 
@@ -60,3 +123,8 @@ export const GOOGLE_ADJUSTMENT_WINDOW_SECONDS = 54 * 24 * 3600;
  * adjustmentRefusal refuses what is too old, with its true age.
  */
 export const GOOGLE_ADJUSTMENT_TIME_UNBOUNDED_SECONDS = Number.MAX_SAFE_INTEGER;
+export const GOOGLE_ADJUSTMENT_TIME_WINDOW: EventTimeWindow = {
+	platform: 'Google',
+	seconds: GOOGLE_ADJUSTMENT_TIME_UNBOUNDED_SECONDS,
+	basis: 'unconfirmed',
+};

@@ -6,7 +6,7 @@ import {
 	originalTransactionId,
 	type GoogleAdjustment,
 } from './adjustments';
-import { GOOGLE_ADJUSTMENT_TIME_UNBOUNDED_SECONDS } from './constants';
+import { GOOGLE_ADJUSTMENT_TIME_WINDOW } from './constants';
 import type { DataManagerEvent } from './dataManagerPayload';
 import { buildDataManagerEvent } from './dataManagerPayload';
 import { dataManagerDestinationId, type GoogleDataManagerConfig } from './dataManagerConfig';
@@ -41,7 +41,7 @@ export function dataManagerRestatementAdapter(
 ): PlatformAdapter<GoogleDataManagerConfig, DataManagerEvent> {
 	return {
 		...base,
-		eventWindowSeconds: GOOGLE_ADJUSTMENT_TIME_UNBOUNDED_SECONDS,
+		eventTimeWindow: GOOGLE_ADJUSTMENT_TIME_WINDOW,
 		buildEvent(context, config) {
 			const nowMs = now();
 			const value = readValue(context.record.value);

@@ -37,6 +37,11 @@ export interface GoogleDataManagerConfig extends GoogleDataManagerConnection {
 	operatingAccountId: string;
 	/** The conversion action ID (productDestinationId), digits only. */
 	conversionActionId: string;
+	/**
+	 * The conversion action ID for partial leads (event `partial_lead`), digits only. Without it
+	 * partial leads are skipped: the completed-lead action would count them as leads.
+	 */
+	partialConversionActionId?: string;
 	/** A manager account the signed-in user reaches the operating account through. */
 	loginAccountId?: string;
 	/** A data partner's linked account, when sending through an account link. */
@@ -45,6 +50,14 @@ export interface GoogleDataManagerConfig extends GoogleDataManagerConnection {
 	validateOnly?: boolean;
 	eventSource?: DataManagerEventSource;
 }
+
+/**
+ * `Destination.reference` / `Event.destinationReferences` (destination.proto, event.proto):
+ * with a partial-lead action the request carries two destinations and each event names its
+ * own; an event without references would go to every destination of the request.
+ */
+export const DATA_MANAGER_MAIN_REFERENCE = 'main';
+export const DATA_MANAGER_PARTIAL_REFERENCE = 'partial_lead';
 
 /**
  * The destination every event id and dedup key is derived from: the same string as on the Google

@@ -9,7 +9,17 @@ import {
 import type { LeadRecord } from '../../types';
 import { conversionValueOf } from './payload';
 import {
+	GOOGLE_PARTIAL_WITHOUT_ACTION_REASON,
+	GOOGLE_WITHHELD_SKIP_REASON,
+	googleUserDataGate,
+	googleWithheldWarning,
+	isGooglePartialEvent,
+	type GoogleUserDataGate,
+} from './constants';
+import {
 	DATA_MANAGER_DEFAULT_EVENT_SOURCE,
+	DATA_MANAGER_MAIN_REFERENCE,
+	DATA_MANAGER_PARTIAL_REFERENCE,
 	DATA_MANAGER_MAX_USER_IDENTIFIERS,
 	type DataManagerConsentStatus,
 	type DataManagerEventSource,
@@ -47,6 +57,8 @@ export interface DataManagerEvent extends DataManagerUserData {
 	conversionValue?: number;
 	currency?: string;
 	consent?: { adUserData?: DataManagerConsentStatus; adPersonalization?: DataManagerConsentStatus };
+	/** Which of the request's destinations (by `reference`): set only with a partial-lead action. */
+	destinationReferences?: string[];
 }
 
 const CLICK_ID_ORDER = ['gclid', 'gbraid', 'wbraid'] as const;
@@ -97,7 +109,7 @@ function addressOf(
 function shapeUserData(
 	user: PlatformIdentity,
 	identity: NormalizedIdentity | undefined,
-	adUserData: ConsentSignal | undefined,
+	gate: GoogleUserDataGate,
 ): Shaped {
 	const data: DataManagerUserData = {};
 	const matchKeys: string[] = [];
@@ -116,11 +128,9 @@ function shapeUserData(
 	const emails = user.values.email ?? [];
 	const phones = user.values.phone ?? [];
 	const address = addressOf(identity);
-	if (adUserData === 'denied') {
+	if (gate !== 'send') {
 		if (emails.length + phones.length > 0 || typeof address === 'object') {
-			warnings.push(
-				'consent.ad_user_data is denied: email, phone and address not sent (click id only)',
-			);
+			warnings.push(googleWithheldWarning(gate, 'email, phone and address'));
 		}
 		return { data, matchKeys, warnings };
 	}
@@ -157,7 +167,7 @@ function shapeUserData(
 
 /** The Identity Normalizer's view: what an Event for this lead says about the person. */
 export function dataManagerUserData(user: PlatformIdentity, record: LeadRecord): Shaped {
-	return shapeUserData(user, undefined, readConsent(record.consent?.ad_user_data));
+	return shapeUserData(user, undefined, googleUserDataGate(record));
 }
 
 function consentOf(record: LeadRecord): DataManagerEvent['consent'] {
@@ -177,19 +187,30 @@ export function buildDataManagerEvent(
 	config: GoogleDataManagerConfig,
 ): BuildOutcome<DataManagerEvent> {
 	const { record, user } = context;
-	const adUserData = readConsent(record.consent?.ad_user_data);
-	const shaped = shapeUserData(user, context.identity, adUserData);
+	const gate = googleUserDataGate(record);
+	const shaped = shapeUserData(user, context.identity, gate);
 	const { data, matchKeys } = shaped;
 	const warnings = [...user.warnings, ...shaped.warnings];
-	if (!data.adIdentifiers && !data.userData) {
-		const deniedContact =
-			adUserData === 'denied' && Boolean(user.values.email?.length || user.values.phone?.length);
+	const partial = isGooglePartialEvent(context.eventName);
+	if (partial && !config.partialConversionActionId) {
 		return {
 			ok: false,
 			status: 'skipped',
-			reason: deniedContact
-				? 'consent.ad_user_data is denied and the lead has no Google click id (gclid, gbraid or wbraid): without consent only a click id may be sent'
-				: 'nothing Google can match: no click id (gclid, gbraid or wbraid) and no valid email, phone or address',
+			reason: GOOGLE_PARTIAL_WITHOUT_ACTION_REASON,
+			matchKeys,
+			warnings,
+		};
+	}
+	if (!data.adIdentifiers && !data.userData) {
+		const withheldContact =
+			gate !== 'send' && Boolean(user.values.email?.length || user.values.phone?.length);
+		return {
+			ok: false,
+			status: 'skipped',
+			reason:
+				gate !== 'send' && withheldContact
+					? GOOGLE_WITHHELD_SKIP_REASON[gate]
+					: 'nothing Google can match: no click id (gclid, gbraid or wbraid) and no valid email, phone or address',
 			matchKeys,
 			warnings,
 		};
@@ -207,5 +228,10 @@ export function buildDataManagerEvent(
 	}
 	const consent = consentOf(record);
 	if (consent) event.consent = consent;
+	if (config.partialConversionActionId) {
+		event.destinationReferences = [
+			partial ? DATA_MANAGER_PARTIAL_REFERENCE : DATA_MANAGER_MAIN_REFERENCE,
+		];
+	}
 	return { ok: true, payload: event, matchKeys, warnings };
 }

@@ -3,6 +3,8 @@ import type { SendOutcome } from '../../dispatch/types';
 import type { HttpRequest, Transport } from '../../transport';
 import {
 	DATA_MANAGER_BASE_URL,
+	DATA_MANAGER_MAIN_REFERENCE,
+	DATA_MANAGER_PARTIAL_REFERENCE,
 	DATA_MANAGER_REQUEST_TIMEOUT_MS,
 	type GoogleDataManagerConfig,
 	type GoogleDataManagerConnection,
@@ -41,13 +43,32 @@ export function dataManagerDestination(config: GoogleDataManagerConfig): Record<
 	};
 }
 
+/**
+ * The request's destinations: the conversion action; with a partial-lead action, both, each
+ * with the `reference` its events name (an event without references goes to all of them).
+ */
+export function dataManagerDestinations(
+	config: GoogleDataManagerConfig,
+): Record<string, unknown>[] {
+	const main = dataManagerDestination(config);
+	if (!config.partialConversionActionId) return [main];
+	return [
+		{ reference: DATA_MANAGER_MAIN_REFERENCE, ...main },
+		{
+			reference: DATA_MANAGER_PARTIAL_REFERENCE,
+			...main,
+			productDestinationId: config.partialConversionActionId,
+		},
+	];
+}
+
 /** IngestEventsRequest: hashes are hex, so `encoding: HEX`; validateOnly when testing. */
 export function dataManagerIngestBody(
 	events: DataManagerEvent[],
 	config: GoogleDataManagerConfig,
 ): Record<string, unknown> {
 	const body: Record<string, unknown> = {
-		destinations: [dataManagerDestination(config)],
+		destinations: dataManagerDestinations(config),
 		events,
 		encoding: 'HEX',
 	};

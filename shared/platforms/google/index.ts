@@ -2,7 +2,7 @@ import type { PlatformAdapter } from '../../dispatch/types';
 import type { GoogleAdsConfig } from './config';
 import {
 	GOOGLE_EVENT_BY_STATE,
-	GOOGLE_EVENT_WINDOW_SECONDS,
+	GOOGLE_EVENT_TIME_WINDOW,
 	GOOGLE_MAX_CONVERSIONS_PER_REQUEST,
 } from './constants';
 import { buildGoogleClickConversion, googleUserData, type GoogleClickConversion } from './payload';
@@ -27,7 +27,7 @@ export const googleAdapter: PlatformAdapter<GoogleAdsConfig, GoogleClickConversi
 	platform: 'google',
 	eventNameByState: GOOGLE_EVENT_BY_STATE,
 	maxBatchSize: GOOGLE_MAX_CONVERSIONS_PER_REQUEST,
-	eventWindowSeconds: GOOGLE_EVENT_WINDOW_SECONDS,
+	eventTimeWindow: GOOGLE_EVENT_TIME_WINDOW,
 	destinationId: (config) => config.conversionAction,
 	userData: googleUserData,
 	buildEvent: buildGoogleClickConversion,
@@ -46,7 +46,7 @@ export const googleDataManagerAdapter: PlatformAdapter<GoogleDataManagerConfig, 
 		platform: 'google',
 		eventNameByState: GOOGLE_EVENT_BY_STATE,
 		maxBatchSize: DATA_MANAGER_MAX_EVENTS_PER_REQUEST,
-		eventWindowSeconds: GOOGLE_EVENT_WINDOW_SECONDS,
+		eventTimeWindow: GOOGLE_EVENT_TIME_WINDOW,
 		destinationId: dataManagerDestinationId,
 		userData: dataManagerUserData,
 		buildEvent: buildDataManagerEvent,

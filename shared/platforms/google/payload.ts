@@ -1,12 +1,18 @@
 import type { BuildContext, BuildOutcome } from '../../dispatch/types';
-import { readConsent, readValue, type ConsentSignal } from '../../events/consent';
+import { readConsent, readValue } from '../../events/consent';
 import type { PlatformIdentity } from '../../identity';
 import type { LeadRecord } from '../../types';
 import type { GoogleAdsConfig } from './config';
 import {
 	GOOGLE_EVENT_BY_STATE,
 	GOOGLE_MAX_USER_IDENTIFIERS,
+	GOOGLE_PARTIAL_WITHOUT_ACTION_REASON,
+	GOOGLE_WITHHELD_SKIP_REASON,
+	googleUserDataGate,
+	googleWithheldWarning,
+	isGooglePartialEvent,
 	type GoogleConsentStatus,
+	type GoogleUserDataGate,
 } from './constants';
 import { formatConversionDateTime } from './time';
 
@@ -47,10 +53,7 @@ interface GoogleIdentity {
  * with Google's profile (E.164 phone, gmail dots removed, SHA-256 hex): nothing is normalized
  * or hashed again here.
  */
-function googleIdentity(
-	user: PlatformIdentity,
-	adUserData: ConsentSignal | undefined,
-): GoogleIdentity {
+function googleIdentity(user: PlatformIdentity, gate: GoogleUserDataGate): GoogleIdentity {
 	const data: GoogleUserData = {};
 	const matchKeys: string[] = [];
 	const warnings: string[] = [];
@@ -69,12 +72,9 @@ function googleIdentity(
 
 	const emails = user.values.email ?? [];
 	const phones = user.values.phone ?? [];
-	if (adUserData === 'denied') {
-		if (emails.length + phones.length > 0) {
-			warnings.push(
-				'consent.ad_user_data is denied: email and phone not sent (adUserData DENIED, click id only)',
-			);
-		}
+	if (gate !== 'send') {
+		if (emails.length + phones.length > 0)
+			warnings.push(googleWithheldWarning(gate, 'email and phone'));
 		return { data, matchKeys, warnings };
 	}
 	const identifiers: GoogleUserIdentifier[] = [];
@@ -112,7 +112,7 @@ export function googleUserData(
 	user: PlatformIdentity,
 	record: LeadRecord,
 ): { data: GoogleUserData; matchKeys: string[]; warnings: string[] } {
-	return googleIdentity(user, readConsent(record.consent?.ad_user_data));
+	return googleIdentity(user, googleUserDataGate(record));
 }
 
 /**
@@ -143,27 +143,42 @@ export function buildGoogleClickConversion(
 ): BuildOutcome<GoogleClickConversion> {
 	const { record, user } = context;
 	const adUserData = readConsent(record.consent?.ad_user_data);
-	const identity = googleIdentity(user, adUserData);
+	const gate = googleUserDataGate(record);
+	const identity = googleIdentity(user, gate);
 	const { data, matchKeys } = identity;
 	const warnings = [...user.warnings, ...identity.warnings];
-
-	const hasClickId = Boolean(data.gclid || data.gbraid || data.wbraid);
-	if (!hasClickId && !data.userIdentifiers) {
-		const deniedContact =
-			adUserData === 'denied' && Boolean(user.values.email?.length || user.values.phone?.length);
+	const partial = isGooglePartialEvent(context.eventName);
+	if (partial && !config.partialConversionAction) {
 		return {
 			ok: false,
 			status: 'skipped',
-			reason: deniedContact
-				? 'consent.ad_user_data is denied and the lead has no Google click id (gclid, gbraid or wbraid): without consent only a click id may be sent'
-				: 'nothing Google can match: no click id (gclid, gbraid or wbraid) and no valid email or phone',
+			reason: GOOGLE_PARTIAL_WITHOUT_ACTION_REASON,
+			matchKeys,
+			warnings,
+		};
+	}
+
+	const hasClickId = Boolean(data.gclid || data.gbraid || data.wbraid);
+	if (!hasClickId && !data.userIdentifiers) {
+		const withheldContact =
+			gate !== 'send' && Boolean(user.values.email?.length || user.values.phone?.length);
+		return {
+			ok: false,
+			status: 'skipped',
+			reason:
+				gate !== 'send' && withheldContact
+					? GOOGLE_WITHHELD_SKIP_REASON[gate]
+					: 'nothing Google can match: no click id (gclid, gbraid or wbraid) and no valid email or phone',
 			matchKeys,
 			warnings,
 		};
 	}
 
 	const conversion: GoogleClickConversion = {
-		conversionAction: config.conversionAction,
+		conversionAction:
+			partial && config.partialConversionAction
+				? config.partialConversionAction
+				: config.conversionAction,
 		conversionDateTime: formatConversionDateTime(context.eventTime, config.timeZone),
 		orderId: context.eventId,
 		...data,

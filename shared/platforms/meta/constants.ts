@@ -1,3 +1,4 @@
+import type { EventTimeWindow } from '../../events/eventTime';
 import type { LeadState } from '../../types';
 
 /** Meta Conversions API facts (../shared/docs/platforms.md §1), in one place. */
@@ -5,8 +6,17 @@ export const META_GRAPH_BASE_URL = 'https://graph.facebook.com';
 /** The newest Graph API version in platforms.md (Node Business SDK, Aug 2026). */
 export const META_DEFAULT_API_VERSION = 'v26.0';
 export const META_MAX_EVENTS_PER_REQUEST = 1000;
-/** event_time older than 7 days fails the whole request. */
+/**
+ * "The event_time can be up to 7 days before you send an event… If any event_time in data is
+ * greater than 7 days in the past, we return an error for the entire request" (Meta, Conversions
+ * API → Server Event Parameters). Documented, so Clamp to Window may apply.
+ */
 export const META_EVENT_WINDOW_SECONDS = 7 * 24 * 3600;
+export const META_EVENT_TIME_WINDOW: EventTimeWindow = {
+	platform: 'Meta',
+	seconds: META_EVENT_WINDOW_SECONDS,
+	basis: 'documented',
+};
 /** Meta recommends a 1.5 s client timeout; we allow more for 1,000-event batches. */
 export const META_REQUEST_TIMEOUT_MS = 10_000;
 export const META_DEFAULT_PARTNER_AGENT = 'n8n-nodes-lead-capi';

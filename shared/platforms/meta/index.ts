@@ -1,6 +1,6 @@
 import type { PlatformAdapter } from '../../dispatch/types';
 import type { MetaConfig } from './config';
-import { META_EVENT_BY_STATE, META_EVENT_WINDOW_SECONDS, META_MAX_EVENTS_PER_REQUEST } from './constants';
+import { META_EVENT_BY_STATE, META_EVENT_TIME_WINDOW, META_MAX_EVENTS_PER_REQUEST } from './constants';
 import { buildMetaEvent, metaUserData, type MetaServerEvent } from './payload';
 import { metaEventsUrl, metaRequestBody, sendMetaChunk } from './sender';
 
@@ -8,7 +8,7 @@ export const metaAdapter: PlatformAdapter<MetaConfig, MetaServerEvent> = {
 	platform: 'meta',
 	eventNameByState: META_EVENT_BY_STATE,
 	maxBatchSize: META_MAX_EVENTS_PER_REQUEST,
-	eventWindowSeconds: META_EVENT_WINDOW_SECONDS,
+	eventTimeWindow: META_EVENT_TIME_WINDOW,
 	destinationId: (config) => config.pixelId,
 	userData: (user) => metaUserData(user),
 	buildEvent: buildMetaEvent,

@@ -1,4 +1,4 @@
-import type { MicrosoftAdStorageConsent, MicrosoftEventType } from './constants';
+import type { MicrosoftEventType, MicrosoftUnknownConsent } from './constants';
 
 /** Everything the Microsoft sender needs, from the credential and the node's options. */
 export interface MicrosoftConfig {
@@ -10,8 +10,8 @@ export interface MicrosoftConfig {
 	baseUrl?: string;
 	/** `custom`: eventName from the event-name row; `pageLoad`: needs the lead's page URL. */
 	eventType: MicrosoftEventType;
-	/** `adStorageConsent` for leads without any consent signal (default D). */
-	unknownConsent?: MicrosoftAdStorageConsent;
+	/** `adStorageConsent` for leads without any consent signal (default `auto`: by region). */
+	unknownConsent?: MicrosoftUnknownConsent;
 	/** Sent as `dataProvider`; default n8n-nodes-lead-capi, empty string to leave it out. */
 	dataProvider?: string;
 }

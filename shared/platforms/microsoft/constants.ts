@@ -1,3 +1,5 @@
+import type { ConsentRegion } from '../../events/consent';
+import type { EventTimeWindow } from '../../events/eventTime';
 import type { LeadState } from '../../types';
 
 /**
@@ -11,11 +13,16 @@ export const MICROSOFT_CAPI_BASE_URL = 'https://capi.uet.microsoft.com';
 export const MICROSOFT_MAX_EVENTS_PER_REQUEST = 1000;
 
 /**
- * UNCONFIRMED: no documented window. 7 days is the tightest window of the peers (Meta) and
- * the one 3rd parties quote, so events inside it are accepted whatever Microsoft's real limit
- * is; older ones are clamped or skipped by the Event Window Policy.
+ * UNCONFIRMED: Microsoft's UET Conversions API guide documents no window. 7 days is the
+ * tightest window of the peers (Meta), so events inside it are accepted whatever Microsoft's real
+ * limit is; older ones are skipped, never clamped (docs/platforms/microsoft.md).
  */
 export const MICROSOFT_EVENT_WINDOW_SECONDS = 7 * 24 * 3600;
+export const MICROSOFT_EVENT_TIME_WINDOW: EventTimeWindow = {
+	platform: 'Microsoft',
+	seconds: MICROSOFT_EVENT_WINDOW_SECONDS,
+	basis: 'unconfirmed',
+};
 
 /** 1,000-event batches with full user data run to about 1 MB; leave room for a slow gateway. */
 export const MICROSOFT_REQUEST_TIMEOUT_MS = 15_000;
@@ -29,13 +36,25 @@ export type MicrosoftEventType = (typeof MICROSOFT_EVENT_TYPES)[number];
 /** `adStorageConsent`: G(ranted) or D(enied). */
 export type MicrosoftAdStorageConsent = 'G' | 'D';
 
+/** The node option: a fixed value, or `auto` (MICROSOFT_NO_SIGNAL_AD_STORAGE by region). */
+export type MicrosoftUnknownConsent = MicrosoftAdStorageConsent | 'auto';
+
 /**
- * `adStorageConsent` for a lead that carries no consent signal at all. UNCONFIRMED what
- * Microsoft does with either value server-side. We send D: G would state a consent the lead
- * never gave (we never invent values), while D still delivers the event. Advertisers whose
- * leads need no consent (or who collect it upstream) switch the node option to Granted.
+ * `adStorageConsent` for a lead that carries no consent signal at all, by the lead's region: the
+ * default of Microsoft's own consent mode. Microsoft's UET consent-mode help: where
+ * `ad_storage` is not set, UET defaults to granted in most countries, while in the EEA, the UK
+ * and Switzerland Microsoft enforces consent mode and the default is denied. The UET CAPI guide
+ * itself says nothing about an absent consent (UNCONFIRMED); a lead whose country is unknown
+ * cannot be placed outside those regions, so it gets D. docs/platforms/microsoft.md.
  */
-export const MICROSOFT_UNKNOWN_CONSENT_DEFAULT: MicrosoftAdStorageConsent = 'D';
+export const MICROSOFT_NO_SIGNAL_AD_STORAGE: Readonly<
+	Record<ConsentRegion, MicrosoftAdStorageConsent>
+> = {
+	'consent-required': 'D',
+	other: 'G',
+	unknown: 'D',
+};
+export const MICROSOFT_UNKNOWN_CONSENT_DEFAULT: MicrosoftUnknownConsent = 'auto';
 
 /**
  * Where the UET visitor id (the `_uetvid` cookie, sent as `userData.anonymousId`) is read from:

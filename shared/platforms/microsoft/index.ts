@@ -2,7 +2,7 @@ import type { PlatformAdapter } from '../../dispatch/types';
 import type { MicrosoftConfig } from './config';
 import {
 	MICROSOFT_EVENT_BY_STATE,
-	MICROSOFT_EVENT_WINDOW_SECONDS,
+	MICROSOFT_EVENT_TIME_WINDOW,
 	MICROSOFT_MAX_EVENTS_PER_REQUEST,
 } from './constants';
 import { buildMicrosoftEvent, microsoftUserData, type MicrosoftEvent } from './payload';
@@ -12,7 +12,7 @@ export const microsoftAdapter: PlatformAdapter<MicrosoftConfig, MicrosoftEvent> 
 	platform: 'microsoft',
 	eventNameByState: MICROSOFT_EVENT_BY_STATE,
 	maxBatchSize: MICROSOFT_MAX_EVENTS_PER_REQUEST,
-	eventWindowSeconds: MICROSOFT_EVENT_WINDOW_SECONDS,
+	eventTimeWindow: MICROSOFT_EVENT_TIME_WINDOW,
 	destinationId: (config) => config.uetTagId,
 	userData: microsoftUserData,
 	buildEvent: buildMicrosoftEvent,

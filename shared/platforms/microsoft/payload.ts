@@ -1,18 +1,20 @@
-import { readConsent, readValue } from '../../events/consent';
+import { readConsent, readLeadConsent, readValue } from '../../events/consent';
 import { readPageUrl } from '../../events/context';
 import type { BuildContext, BuildOutcome, PlatformUserData } from '../../dispatch/types';
 import type { IdentityField, PlatformIdentity } from '../../identity';
-import type { LeadConsent, LeadRecord } from '../../types';
+import type { LeadRecord } from '../../types';
 import type { MicrosoftConfig } from './config';
 import {
 	MICROSOFT_EVENT_BY_STATE,
 	MICROSOFT_IDENTIFYING_KEYS,
+	MICROSOFT_NO_SIGNAL_AD_STORAGE,
 	MICROSOFT_PURCHASE_PAGE_TYPE,
 	MICROSOFT_TRANSACTION_ID_ATTRIBUTES,
 	MICROSOFT_UNKNOWN_CONSENT_DEFAULT,
 	MICROSOFT_VISITOR_ID_ATTRIBUTES,
 	type MicrosoftAdStorageConsent,
 	type MicrosoftEventType,
+	type MicrosoftUnknownConsent,
 } from './constants';
 
 /** `userData` as the UET Conversions API takes it: one string per key. */
@@ -144,17 +146,18 @@ export function microsoftUserData(
  * sent at all; see buildMicrosoftEvent.)
  *  - `ad_user_data` or `ad_personalization` denied → D;
  *  - otherwise either of them granted → G;
- *  - no signal at all → `unknown` (default D, MICROSOFT_UNKNOWN_CONSENT_DEFAULT).
+ *  - no signal at all → `unknown`: a fixed G or D, or `auto` (default): Microsoft's consent-mode
+ *    default for the lead's region (MICROSOFT_NO_SIGNAL_AD_STORAGE: D in the EEA, UK and
+ *    Switzerland and when the country is unknown, G elsewhere).
  */
 export function adStorageConsentFor(
-	consent: LeadConsent | undefined,
-	unknown: MicrosoftAdStorageConsent = MICROSOFT_UNKNOWN_CONSENT_DEFAULT,
+	record: LeadRecord,
+	unknown: MicrosoftUnknownConsent = MICROSOFT_UNKNOWN_CONSENT_DEFAULT,
 ): MicrosoftAdStorageConsent {
-	const adUserData = readConsent(consent?.ad_user_data);
-	const adPersonalization = readConsent(consent?.ad_personalization);
-	if (adUserData === 'denied' || adPersonalization === 'denied') return 'D';
-	if (adUserData === 'granted' || adPersonalization === 'granted') return 'G';
-	return unknown;
+	const consent = readLeadConsent(record);
+	if (consent.adUserData === 'denied' || consent.adPersonalization === 'denied') return 'D';
+	if (consent.adUserData === 'granted' || consent.adPersonalization === 'granted') return 'G';
+	return unknown === 'auto' ? MICROSOFT_NO_SIGNAL_AD_STORAGE[consent.region] : unknown;
 }
 
 function isPurchase(eventName: string): boolean {
@@ -211,7 +214,7 @@ export function buildMicrosoftEvent(
 		eventTime: context.eventTime,
 		...(pageUrl ? { eventSourceUrl: pageUrl } : {}),
 		...(referrer ? { referrerUrl: referrer } : {}),
-		adStorageConsent: adStorageConsentFor(record.consent, config.unknownConsent),
+		adStorageConsent: adStorageConsentFor(record, config.unknownConsent),
 		userData,
 	};
 

@@ -1,3 +1,4 @@
+import type { EventTimeWindow } from '../../events/eventTime';
 import type { LeadState } from '../../types';
 
 /** Pinterest Conversions API v5 facts (../shared/docs/platforms.md §2), in one place. */
@@ -5,10 +6,16 @@ export const PINTEREST_API_BASE_URL = 'https://api.pinterest.com';
 /** `data`: 1..1000 events (`minItems`/`maxItems` in the official OpenAPI spec). */
 export const PINTEREST_MAX_EVENTS_PER_REQUEST = 1000;
 /**
- * Oldest event Pinterest accepts. UNCONFIRMED officially; a third party (Amperity) says 7 days,
- * so 7 days it is until Pinterest documents otherwise.
+ * Oldest event Pinterest accepts. UNCONFIRMED: Pinterest's OpenAPI and conversions guide state
+ * no window (event_time is only "Unix timestamp in seconds"); a third party (Amperity) says 7
+ * days. Older events are skipped, never clamped (docs/platforms/pinterest.md).
  */
 export const PINTEREST_EVENT_WINDOW_SECONDS = 7 * 24 * 3600;
+export const PINTEREST_EVENT_TIME_WINDOW: EventTimeWindow = {
+	platform: 'Pinterest',
+	seconds: PINTEREST_EVENT_WINDOW_SECONDS,
+	basis: 'unconfirmed',
+};
 /** 5,000 calls per minute per ad account (the endpoint's own description). */
 export const PINTEREST_RATE_LIMIT_PER_MINUTE = 5000;
 export const PINTEREST_REQUEST_TIMEOUT_MS = 10_000;

@@ -2,7 +2,7 @@ import type { PlatformAdapter } from '../../dispatch/types';
 import type { PinterestConfig } from './config';
 import {
 	PINTEREST_EVENT_BY_STATE,
-	PINTEREST_EVENT_WINDOW_SECONDS,
+	PINTEREST_EVENT_TIME_WINDOW,
 	PINTEREST_MAX_EVENTS_PER_REQUEST,
 } from './constants';
 import { buildPinterestEvent, pinterestUserData, type PinterestEvent } from './payload';
@@ -17,7 +17,7 @@ export const pinterestAdapter: PlatformAdapter<PinterestConfig, PinterestEvent> 
 	platform: 'pinterest',
 	eventNameByState: PINTEREST_EVENT_BY_STATE,
 	maxBatchSize: PINTEREST_MAX_EVENTS_PER_REQUEST,
-	eventWindowSeconds: PINTEREST_EVENT_WINDOW_SECONDS,
+	eventTimeWindow: PINTEREST_EVENT_TIME_WINDOW,
 	destinationId: (config) => config.adAccountId,
 	userData: (user) => pinterestUserData(user),
 	buildEvent: buildPinterestEvent,

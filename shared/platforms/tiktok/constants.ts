@@ -1,3 +1,4 @@
+import type { EventTimeWindow } from '../../events/eventTime';
 import type { LeadState } from '../../types';
 
 /**
@@ -16,10 +17,17 @@ export const TIKTOK_EVENT_TRACK_PATH = '/open_api/v1.3/event/track/';
 export const TIKTOK_MAX_EVENTS_PER_REQUEST = 50;
 
 /**
- * UNCONFIRMED: TikTok documents no oldest accepted event_time. 7 days is Meta's window and the
- * common integrator assumption; older events are clamped or skipped before sending.
+ * UNCONFIRMED: TikTok's Events API pages read document no oldest accepted event_time. A third
+ * party (Amperity) says events "must have occurred within the previous 28 days" (TikTok's
+ * 28-day click-through attribution window). Older events are skipped, never clamped
+ * (docs/platforms/tiktok.md).
  */
-export const TIKTOK_EVENT_WINDOW_SECONDS = 7 * 24 * 3600;
+export const TIKTOK_EVENT_WINDOW_SECONDS = 28 * 24 * 3600;
+export const TIKTOK_EVENT_TIME_WINDOW: EventTimeWindow = {
+	platform: 'TikTok',
+	seconds: TIKTOK_EVENT_WINDOW_SECONDS,
+	basis: 'unconfirmed',
+};
 
 export const TIKTOK_REQUEST_TIMEOUT_MS = 10_000;
 

@@ -2,7 +2,7 @@ import type { PlatformAdapter } from '../../dispatch/types';
 import type { TiktokConfig } from './config';
 import {
 	TIKTOK_EVENT_BY_STATE,
-	TIKTOK_EVENT_WINDOW_SECONDS,
+	TIKTOK_EVENT_TIME_WINDOW,
 	TIKTOK_MAX_EVENTS_PER_REQUEST,
 } from './constants';
 import { buildTiktokEvent, tiktokUserData, type TiktokEvent } from './payload';
@@ -12,7 +12,7 @@ export const tiktokAdapter: PlatformAdapter<TiktokConfig, TiktokEvent> = {
 	platform: 'tiktok',
 	eventNameByState: TIKTOK_EVENT_BY_STATE,
 	maxBatchSize: TIKTOK_MAX_EVENTS_PER_REQUEST,
-	eventWindowSeconds: TIKTOK_EVENT_WINDOW_SECONDS,
+	eventTimeWindow: TIKTOK_EVENT_TIME_WINDOW,
 	destinationId: tiktokEventSourceId,
 	userData: (user) => tiktokUserData(user),
 	buildEvent: buildTiktokEvent,

@@ -26,7 +26,7 @@ export function testPlatform(
 			purchase: 'B',
 		},
 		maxBatchSize: 3,
-		eventWindowSeconds: 7 * 86400,
+		eventTimeWindow: { platform: 'Test', seconds: 7 * 86400, basis: 'documented' },
 		destinationId: (c) => c.destination,
 		userData: (user) => ({ data: user.values, matchKeys: user.matchKeys }),
 		buildEvent: (ctx) =>

@@ -251,7 +251,7 @@ describe('consent and what may be sent', () => {
 			payload: { gclid: 'G1', consent: { adUserData: 'DENIED' } },
 			matchKeys: ['gclid'],
 			warnings: [
-				'consent.ad_user_data is denied: email and phone not sent (adUserData DENIED, click id only)',
+				'consent.ad_user_data is denied: email and phone not sent (click id only)',
 			],
 		});
 		expect(r.ok && r.payload.userIdentifiers).toBeUndefined();
@@ -269,7 +269,7 @@ describe('consent and what may be sent', () => {
 			data: { gclid: 'G1' },
 			matchKeys: ['gclid'],
 			warnings: [
-				'consent.ad_user_data is denied: email and phone not sent (adUserData DENIED, click id only)',
+				'consent.ad_user_data is denied: email and phone not sent (click id only)',
 			],
 		});
 	});
@@ -298,6 +298,86 @@ describe('consent and what may be sent', () => {
 			matchKeys: [],
 			warnings: [],
 		});
+	});
+});
+
+describe("no consent signal, by region (Google's EU user consent policy)", () => {
+	it.each([
+		// [contact country, visitor country, click id?, expected: identifiers sent | click id only | skipped]
+		['US', undefined, true, 'identifiers'],
+		[undefined, undefined, true, 'identifiers'],
+		['Germany', undefined, true, 'click id only'],
+		['GB', undefined, true, 'click id only'],
+		['CH', undefined, true, 'click id only'],
+		['NO', undefined, true, 'click id only'],
+		[undefined, 'FR', true, 'click id only'],
+		['US', 'FR', true, 'identifiers'],
+		['Germany', undefined, false, 'skipped'],
+	] as const)('contact %s, visitor %s, click id %s → %s', (country, visitor, click, expected) => {
+		const record: LeadRecord = {
+			record_id: 'r-eea',
+			contact: { email: 'lead.1@example.com', ...(country ? { country } : {}) },
+			...(visitor ? { client: { country: visitor } } : {}),
+			...(click ? { click: { gclid: GCLID } } : {}),
+		};
+		const r = build(record);
+		if (expected === 'skipped') {
+			expect(r).toMatchObject({
+				ok: false,
+				status: 'skipped',
+				reason: expect.stringMatching(/^the lead is in the EEA, the UK or Switzerland, has no consent signal and no Google click id/),
+			});
+			return;
+		}
+		if (!r.ok) throw new Error(r.reason);
+		// No consent field is invented either way: the lead said nothing.
+		expect(r.payload.consent).toBeUndefined();
+		if (expected === 'identifiers') {
+			expect(r.payload.userIdentifiers).toEqual([{ hashedEmail: EMAIL_LEAD_1 }]);
+		} else {
+			expect(r.payload.userIdentifiers).toBeUndefined();
+			expect(r.payload.gclid).toBe(GCLID);
+			expect(r.warnings).toContain(
+				"consent.ad_user_data: no consent signal for a lead in the EEA, the UK or Switzerland (Google's EU user consent policy): email and phone not sent (click id only)",
+			);
+		}
+	});
+
+	it('a granted signal sends an EEA lead with its identifiers and adUserData GRANTED', () => {
+		const r = build({
+			record_id: 'r-eea',
+			contact: { email: 'lead.1@example.com', country: 'DE' },
+			click: { gclid: GCLID },
+			consent: { ad_user_data: 'granted' },
+		});
+		expect(r.ok && r.payload).toMatchObject({
+			userIdentifiers: [{ hashedEmail: EMAIL_LEAD_1 }],
+			consent: { adUserData: 'GRANTED' },
+		});
+	});
+});
+
+describe('partial leads never counted by the completed-lead action', () => {
+	const lead: LeadRecord = { record_id: 'r-9', click: { gclid: GCLID } };
+
+	it.each([
+		// [event, partial-lead action set, expected conversionAction or the skip]
+		['partial_lead', undefined, 'skipped'],
+		['partial_lead', 'customers/1234567890/conversionActions/987654322', 'customers/1234567890/conversionActions/987654322'],
+		['lead', undefined, ACTION],
+		['lead', 'customers/1234567890/conversionActions/987654322', ACTION],
+		['purchase', 'customers/1234567890/conversionActions/987654322', ACTION],
+	])('%s with partial action %s → %s', (eventName, partialConversionAction, expected) => {
+		const r = build(lead, eventName, { partialConversionAction });
+		if (expected === 'skipped') {
+			expect(r.ok).toBe(false);
+			if (r.ok) return;
+			expect(r.status).toBe('skipped');
+			expect(r.reason).toContain('Google would count it as a conversion of the completed-lead action');
+			return;
+		}
+		if (!r.ok) throw new Error(r.reason);
+		expect(r.payload.conversionAction).toBe(expected);
 	});
 });
 
@@ -770,7 +850,7 @@ describe('ids, URLs and headers', () => {
 			purchase: 'purchase',
 		});
 		expect(googleAdapter.maxBatchSize).toBe(2000);
-		expect(googleAdapter.eventWindowSeconds).toBe(90 * 86_400);
+		expect(googleAdapter.eventTimeWindow).toEqual({ platform: 'Google', seconds: 90 * 86_400, basis: 'unconfirmed' });
 		expect(googleAdapter.destinationId(config())).toBe(ACTION);
 	});
 });

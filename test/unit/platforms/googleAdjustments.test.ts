@@ -16,7 +16,15 @@ import {
 } from '../../../shared/platforms/google';
 import { summarizeStats } from '../../../shared/stats';
 import type { LeadRecord } from '../../../shared/types';
-import { crmLead } from '../../support/leads';
+import { crmLead as germanCrmLead } from '../../support/leads';
+
+/**
+ * A CRM lead in Germany that agreed to ad data use: Google's EU user consent policy withholds the
+ * email and phone of EEA leads without a consent signal (issue 13.7), which these tests are not about.
+ */
+const crmLead: typeof germanCrmLead = (i, overrides = {}) =>
+	germanCrmLead(i, { consent: { ad_user_data: 'granted' }, ...overrides });
+
 
 const ACTION = 'customers/1234567890/conversionActions/987654321';
 const DAY = 86_400;
@@ -132,11 +140,11 @@ describe('Google Ads API conversion adjustments: payload, window, event names', 
 	});
 
 	it('the dispatcher never clamps the conversion time into a window (the refusal reports the true age)', () => {
-		expect(googleAdjustmentAdapter('retraction', 'lead').eventWindowSeconds).toBeGreaterThan(
+		expect(googleAdjustmentAdapter('retraction', 'lead').eventTimeWindow.seconds).toBeGreaterThan(
 			100 * 365 * DAY,
 		);
 		expect(
-			dataManagerRestatementAdapter(googleDataManagerAdapter, 'lead').eventWindowSeconds,
+			dataManagerRestatementAdapter(googleDataManagerAdapter, 'lead').eventTimeWindow.seconds,
 		).toBeGreaterThan(100 * 365 * DAY);
 	});
 });

@@ -32,7 +32,11 @@ const config = (overrides: Partial<GoogleDataManagerConfig> = {}): GoogleDataMan
 	...overrides,
 });
 
-function build(record: LeadRecord, eventName = 'lead') {
+function build(
+	record: LeadRecord,
+	eventName = 'lead',
+	overrides: Partial<GoogleDataManagerConfig> = {},
+) {
 	const identity = normalizeIdentity(record, { eventTimeMs: EVENT_TIME * 1000 });
 	return buildDataManagerEvent(
 		{
@@ -43,7 +47,7 @@ function build(record: LeadRecord, eventName = 'lead') {
 			identity,
 			user: renderIdentity(identity, 'google'),
 		},
-		config(),
+		config(overrides),
 	);
 }
 
@@ -108,6 +112,72 @@ describe('the canonical lead as Data Manager receives it (golden event)', () => 
 		expect(ids).toHaveLength(10);
 		expect(ids.every((id) => 'emailAddress' in id)).toBe(true);
 		expect(built.warnings.join(' ')).toContain('3 of 13 not sent');
+	});
+});
+
+describe("no consent signal, by region (Google's EU user consent policy)", () => {
+	it.each([
+		['US', 'identifiers'],
+		[undefined, 'identifiers'],
+		['Germany', 'click id only'],
+		['United Kingdom', 'click id only'],
+	] as const)('contact in %s without a consent signal → %s', (country, expected) => {
+		const r = build({
+			record_id: 'r-eea',
+			contact: { email: 'lead.1@example.com', ...(country ? { country } : {}) },
+			click: { gclid: GCLID },
+		});
+		if (!r.ok) throw new Error(r.reason);
+		expect(r.payload.consent).toBeUndefined();
+		if (expected === 'identifiers') {
+			expect(r.payload.userData?.userIdentifiers).toEqual([{ emailAddress: EMAIL_LEAD_1 }]);
+		} else {
+			expect(r.payload.userData).toBeUndefined();
+			expect(r.payload.adIdentifiers).toEqual({ gclid: GCLID });
+			expect(r.warnings.join()).toMatch(/no consent signal for a lead in the EEA.*email, phone and address not sent/);
+		}
+	});
+});
+
+describe('partial leads never counted by the completed-lead action', () => {
+	const lead: LeadRecord = { record_id: 'r-9', click: { gclid: GCLID } };
+
+	it('skips a partial lead when no partial-lead action is set, saying how to send it', () => {
+		const r = build(lead, 'partial_lead');
+		expect(r.ok).toBe(false);
+		if (r.ok) return;
+		expect(r.status).toBe('skipped');
+		expect(r.reason).toMatch(/^partial lead not sent: Google would count it as a conversion of the completed-lead action/);
+		expect(r.reason).toContain('Partial Lead Conversion Action');
+	});
+
+	it('sends completed leads as before when no partial-lead action is set (no destination references)', () => {
+		const r = build(lead, 'lead');
+		if (!r.ok) throw new Error(r.reason);
+		expect(r.payload.destinationReferences).toBeUndefined();
+		expect(dataManagerIngestBody([r.payload], config()).destinations).toHaveLength(1);
+	});
+
+	it('with a partial-lead action: two destinations, and each event names only its own', () => {
+		const withPartial = { partialConversionActionId: '987654322' };
+		const partial = build(lead, 'partial_lead', withPartial);
+		const completed = build({ ...lead, record_id: 'r-10' }, 'lead', withPartial);
+		if (!partial.ok || !completed.ok) throw new Error('expected both built');
+		expect(partial.payload.destinationReferences).toEqual(['partial_lead']);
+		expect(completed.payload.destinationReferences).toEqual(['main']);
+		const body = dataManagerIngestBody([partial.payload, completed.payload], config(withPartial));
+		expect(body.destinations).toEqual([
+			{
+				reference: 'main',
+				operatingAccount: { accountType: 'GOOGLE_ADS', accountId: '1234567890' },
+				productDestinationId: '987654321',
+			},
+			{
+				reference: 'partial_lead',
+				operatingAccount: { accountType: 'GOOGLE_ADS', accountId: '1234567890' },
+				productDestinationId: '987654322',
+			},
+		]);
 	});
 });
 

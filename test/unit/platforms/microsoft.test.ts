@@ -162,7 +162,7 @@ describe('the event-name row and limits', () => {
 		expect(MICROSOFT_EVENT_BY_STATE.partial).not.toBe(MICROSOFT_EVENT_BY_STATE.lead);
 		expect(microsoftAdapter.maxBatchSize).toBe(MICROSOFT_MAX_EVENTS_PER_REQUEST);
 		expect(MICROSOFT_MAX_EVENTS_PER_REQUEST).toBe(1000);
-		expect(microsoftAdapter.eventWindowSeconds).toBe(MICROSOFT_EVENT_WINDOW_SECONDS);
+		expect(microsoftAdapter.eventTimeWindow.seconds).toBe(MICROSOFT_EVENT_WINDOW_SECONDS);
 		expect(MICROSOFT_EVENT_WINDOW_SECONDS).toBe(7 * 86400);
 		expect(microsoftAdapter.destinationId(config())).toBe(TAG);
 	});
@@ -246,14 +246,41 @@ describe('buildMicrosoftEvent: consent', () => {
 		[{}, 'G', 'G'],
 		[undefined, 'G', 'G'],
 	] as const)('%j with unknown → %s gives adStorageConsent %s', (consent, unknown, expected) => {
-		expect(adStorageConsentFor(consent, unknown)).toBe(expected);
+		expect(adStorageConsentFor({ consent }, unknown)).toBe(expected);
 	});
 
-	it('defaults to D when the lead carries no consent signal', () => {
-		const r = build({ contact: { email: 'a@example.com' } });
+	it.each([
+		// [contact country, visitor country, adStorageConsent with no consent signal (By Region)]
+		['US', undefined, 'G'],
+		[undefined, 'US', 'G'],
+		['Brazil', undefined, 'G'],
+		['Germany', undefined, 'D'],
+		['GB', 'US', 'D'],
+		['Switzerland', undefined, 'D'],
+		['Norway', undefined, 'D'],
+		['US', 'DE', 'G'],
+		[undefined, undefined, 'D'],
+	] as const)(
+		"no consent signal, contact %s / visitor %s: Microsoft's consent-mode default → %s",
+		(country, visitor, expected) => {
+			const record: LeadRecord = {
+				contact: { email: 'a@example.com', ...(country ? { country } : {}) },
+				...(visitor ? { client: { country: visitor } } : {}),
+			};
+			const r = build(record);
+			expect(r.ok && r.payload.adStorageConsent).toBe(expected);
+		},
+	);
+
+	it('a fixed Ad Storage Consent When Unknown overrides the region; a signal always wins', () => {
+		const us = { contact: { email: 'a@example.com', country: 'US' } };
+		const r = build(us, 'lead', { unknownConsent: 'D' });
 		expect(r.ok && r.payload.adStorageConsent).toBe('D');
-		const granted = build({ contact: { email: 'a@example.com' } }, 'lead', { unknownConsent: 'G' });
+		const de = { contact: { email: 'a@example.com', country: 'DE' } };
+		const granted = build(de, 'lead', { unknownConsent: 'G' });
 		expect(granted.ok && granted.payload.adStorageConsent).toBe('G');
+		const signalled = build({ ...de, consent: { ad_personalization: 'granted' } });
+		expect(signalled.ok && signalled.payload.adStorageConsent).toBe('G');
 	});
 
 	it('skips a lead whose ad_user_data consent is denied, whatever else it has', () => {

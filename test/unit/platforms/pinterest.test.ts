@@ -171,6 +171,39 @@ describe('buildPinterestEvent', () => {
 		expect(event.user_data.em).toEqual([sha('a@example.com'), sha('b@example.com')]);
 	});
 
+	it.each([
+		// [postal code, country, zp sent (clear before hashing) or null when left out]
+		['94105', 'US', '94105'],
+		['94105-1234', 'US', '94105'],
+		['75018', 'FR', '75018'],
+		['1987', 'AU', '1987'],
+		['M1 1AE', 'GB', null],
+		['K1A 0B1', 'CA', null],
+		['1012 AB', 'NL', null],
+	])('sends zp only from digits (Pinterest: "zipcode, only digits"): %s (%s)', (code, country, zp) => {
+		const r = build({ contact: { email: 'a@example.com', postal_code: code, country } });
+		if (!r.ok) throw new Error(r.reason);
+		if (zp === null) {
+			expect(r.payload.user_data.zp).toBeUndefined();
+			expect(r.matchKeys).not.toContain('zp');
+			const warning = r.warnings.find((w) => w.startsWith('postal_code:'));
+			expect(warning).toBe(
+				'postal_code: contains letters, and pinterest takes digits-only postal codes; omitted',
+			);
+			// The warning names the field and the problem, never the value.
+			expect(warning).not.toContain(code.toLowerCase().replace(/\s/g, ''));
+			expect(warning).not.toContain(code);
+		} else {
+			expect(r.payload.user_data.zp).toEqual([sha(zp)]);
+			expect(r.warnings.some((w) => w.startsWith('postal_code:'))).toBe(false);
+		}
+	});
+
+	it('keeps letter postcodes for Meta, which documents them (m11ae)', () => {
+		const identity = normalizeIdentity({ contact: { postal_code: 'M1 1AE', country: 'GB' } });
+		expect(renderIdentity(identity, 'meta').values.postal_code).toEqual([sha('m11ae')]);
+	});
+
 	it('passes already-hashed values through, never hashing twice', () => {
 		const hashed = sha('someone@example.com');
 		expect(built({ contact: { email: hashed.toUpperCase() } }).user_data.em).toEqual([hashed]);

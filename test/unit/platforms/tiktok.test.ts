@@ -217,9 +217,9 @@ describe('event names', () => {
 		]);
 	});
 
-	it('holds the platform limits in one place: 50 events per request, a 7-day window', () => {
+	it('holds the platform limits in one place: 50 events per request, a 28-day window (a third party figure)', () => {
 		expect(tiktokAdapter.maxBatchSize).toBe(50);
-		expect(tiktokAdapter.eventWindowSeconds).toBe(7 * 24 * 3600);
+		expect(tiktokAdapter.eventTimeWindow).toEqual({ platform: 'TikTok', seconds: 28 * 24 * 3600, basis: 'unconfirmed' });
 	});
 });
 
