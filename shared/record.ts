@@ -8,6 +8,8 @@ export const LEAD_RECORD_FIELDS: readonly string[] = [
 	'record_id',
 	'state',
 	'occurred_at',
+	'stage',
+	'stage_at',
 	'contact.email',
 	'contact.phone',
 	'contact.first_name',
