@@ -10,6 +10,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 import {
 	CaptureLog,
+	leadgenVerification,
 	captureLogKey,
 	captureScriptSource,
 	namespacedPrefix,
@@ -42,10 +43,16 @@ interface Settings extends IDataObject {
 type Req = IncomingMessage & { rawBody?: Buffer; query?: Record<string, unknown> };
 type Res = ServerResponse & { status?: unknown };
 
-function answer(res: Res, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function answer(
+	res: Res,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+): void {
 	res.statusCode = status;
 	for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-	if (!res.hasHeader('content-type')) res.setHeader('content-type', 'application/json; charset=utf-8');
+	if (!res.hasHeader('content-type'))
+		res.setHeader('content-type', 'application/json; charset=utf-8');
 	res.end(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
@@ -124,7 +131,9 @@ async function captureConfig(
 		},
 		mapping: source === 'generic' ? mapping : undefined,
 		recordIdField:
-			source === 'generic' ? (ctx.getNodeParameter('recordIdField') as string) || undefined : undefined,
+			source === 'generic'
+				? (ctx.getNodeParameter('recordIdField') as string) || undefined
+				: undefined,
 		deriveRecordId: Boolean(settings.deriveRecordId),
 		formId: settings.formId || undefined,
 		trustProxy: Boolean(settings.trustProxy),
@@ -144,7 +153,10 @@ export class LeadCaptureTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Lead Capture Trigger',
 		name: 'leadCaptureTrigger',
-		icon: { light: 'file:../../icons/lead-capture.svg', dark: 'file:../../icons/lead-capture.dark.svg' },
+		icon: {
+			light: 'file:../../icons/lead-capture.svg',
+			dark: 'file:../../icons/lead-capture.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: captureTriggerSubtitle,
@@ -223,7 +235,18 @@ export class LeadCaptureTrigger implements INodeType {
 		const settings = this.getNodeParameter('settings', {}) as Settings;
 
 		if (this.getWebhookName() === 'setup') {
-			if (source !== 'script') {
+			const verification =
+				source === 'metaLeadAds'
+					? leadgenVerification(
+							req.query ?? {},
+							this.getNodeParameter('metaVerifyToken', '') as string,
+						)
+					: null;
+			if (verification) {
+				answer(res, verification.status, verification.body, {
+					'content-type': 'text/plain; charset=utf-8',
+				});
+			} else if (source !== 'script') {
 				answer(res, 200, `Lead Capture Trigger (${source}): send POST deliveries to this URL.`, {
 					'content-type': 'text/plain; charset=utf-8',
 				});
@@ -264,6 +287,7 @@ export class LeadCaptureTrigger implements INodeType {
 		}
 
 		const { record } = outcome;
+		const records = outcome.records ?? [record];
 		for (const warning of outcome.warnings) this.logger.warn(`Lead Capture Trigger: ${warning}`);
 		if (this.getNodeParameter('captureLog') === 'redis') {
 			// The log serves the rule preview; a Redis hiccup must not lose the lead itself.
@@ -271,22 +295,30 @@ export class LeadCaptureTrigger implements INodeType {
 				const credentials = await this.getCredentials('leadCapiRedisApi');
 				const { client } = getRedisClient(redisConfigFromCredentials(credentials));
 				const name = (settings.captureLogName || (this.getNodeParameter('path') as string)).trim();
-				await new CaptureLog(client, {
+				const log = new CaptureLog(client, {
 					key: captureLogKey(
 						namespacedPrefix(String(credentials.keyPrefix ?? ''), settings.clientKey),
 						name,
 					),
 					maxEntries: settings.captureLogMaxEntries,
-				}).append(record, { defaultCountry: settings.defaultCountry || undefined });
+				});
+				for (const each of records) {
+					await log.append(each, { defaultCountry: settings.defaultCountry || undefined });
+				}
 			} catch (error) {
 				this.logger.warn(
 					`Lead Capture Trigger: capture log not written (${error instanceof Error ? error.message : String(error)})`,
 				);
 			}
 		}
-		answer(res, 200, { ok: true, record_id: record.record_id, state: record.state });
+		answer(res, 200, {
+			ok: true,
+			record_id: record.record_id,
+			state: record.state,
+			leads: records.length,
+		});
 		return {
-			workflowData: [[{ json: record as IDataObject }]],
+			workflowData: [records.map((each) => ({ json: each as IDataObject }))],
 			noWebhookResponse: true,
 		};
 	}

@@ -59,7 +59,7 @@ describe("Meta Conversion Leads: a lead from Meta's instant forms and its CRM st
 		expect(lead).toMatchObject({
 			record_id: LEAD_ID,
 			state: 'lead',
-			source: { kind: 'meta_lead_ads', form_id: '5550001112223' },
+			source: { kind: 'metaLeadAds', form_id: '5550001112223' },
 			contact: { email: 'Ann.Lee@Example.com', phone: '+16505551212' },
 			attributes: {
 				meta_lead_id: LEAD_ID,

@@ -86,7 +86,7 @@ export function fromFacebookLeadAdsItem(json: Record<string, unknown>): LeadReco
 		record_id: leadId,
 		state: 'lead',
 		occurred_at: json.created_time,
-		source: { kind: 'meta_lead_ads', ...(idOf(form) ? { form_id: idOf(form) } : {}) },
+		source: { kind: 'metaLeadAds', ...(idOf(form) ? { form_id: idOf(form) } : {}) },
 		attributes,
 	};
 	if (Object.keys(contact).length > 0) record.contact = contact;

@@ -41,7 +41,7 @@ describe("n8n's Facebook Lead Ads Trigger output read as a lead record", () => {
 			record_id: '987654321098765',
 			state: 'lead',
 			occurred_at: '2026-11-30T10:00:00+0000',
-			source: { kind: 'meta_lead_ads', form_id: '111' },
+			source: { kind: 'metaLeadAds', form_id: '111' },
 			contact: { email: 'a@example.com', phone: '+4915112345678', postal_code: '10115' },
 			attributes: {
 				meta_lead_id: '987654321098765',
