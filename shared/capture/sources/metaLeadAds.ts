@@ -90,5 +90,8 @@ export function fromFacebookLeadAdsItem(json: Record<string, unknown>): LeadReco
 		attributes,
 	};
 	if (Object.keys(contact).length > 0) record.contact = contact;
+	// A stage set on the item (an Edit Fields node after the trigger) is kept: a CRM stage event.
+	if (json.stage !== undefined) record.stage = json.stage;
+	if (json.stage_at !== undefined) record.stage_at = json.stage_at;
 	return record;
 }
