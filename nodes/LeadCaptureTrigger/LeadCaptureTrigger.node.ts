@@ -43,16 +43,10 @@ interface Settings extends IDataObject {
 type Req = IncomingMessage & { rawBody?: Buffer; query?: Record<string, unknown> };
 type Res = ServerResponse & { status?: unknown };
 
-function answer(
-	res: Res,
-	status: number,
-	body: unknown,
-	headers: Record<string, string> = {},
-): void {
+function answer(res: Res, status: number, body: unknown, headers: Record<string, string> = {}): void {
 	res.statusCode = status;
 	for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-	if (!res.hasHeader('content-type'))
-		res.setHeader('content-type', 'application/json; charset=utf-8');
+	if (!res.hasHeader('content-type')) res.setHeader('content-type', 'application/json; charset=utf-8');
 	res.end(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
@@ -131,9 +125,7 @@ async function captureConfig(
 		},
 		mapping: source === 'generic' ? mapping : undefined,
 		recordIdField:
-			source === 'generic'
-				? (ctx.getNodeParameter('recordIdField') as string) || undefined
-				: undefined,
+			source === 'generic' ? (ctx.getNodeParameter('recordIdField') as string) || undefined : undefined,
 		deriveRecordId: Boolean(settings.deriveRecordId),
 		formId: settings.formId || undefined,
 		trustProxy: Boolean(settings.trustProxy),
@@ -153,10 +145,7 @@ export class LeadCaptureTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Lead Capture Trigger',
 		name: 'leadCaptureTrigger',
-		icon: {
-			light: 'file:../../icons/lead-capture.svg',
-			dark: 'file:../../icons/lead-capture.dark.svg',
-		},
+		icon: { light: 'file:../../icons/lead-capture.svg', dark: 'file:../../icons/lead-capture.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: captureTriggerSubtitle,
@@ -237,10 +226,7 @@ export class LeadCaptureTrigger implements INodeType {
 		if (this.getWebhookName() === 'setup') {
 			const verification =
 				source === 'metaLeadAds'
-					? leadgenVerification(
-							req.query ?? {},
-							this.getNodeParameter('metaVerifyToken', '') as string,
-						)
+					? leadgenVerification(req.query ?? {}, this.getNodeParameter('metaVerifyToken', '') as string)
 					: null;
 			if (verification) {
 				answer(res, verification.status, verification.body, {
@@ -287,6 +273,7 @@ export class LeadCaptureTrigger implements INodeType {
 		}
 
 		const { record } = outcome;
+		// A Meta leadgen delivery may carry several leads: one item each.
 		const records = outcome.records ?? [record];
 		for (const warning of outcome.warnings) this.logger.warn(`Lead Capture Trigger: ${warning}`);
 		if (this.getNodeParameter('captureLog') === 'redis') {
@@ -311,12 +298,7 @@ export class LeadCaptureTrigger implements INodeType {
 				);
 			}
 		}
-		answer(res, 200, {
-			ok: true,
-			record_id: record.record_id,
-			state: record.state,
-			leads: records.length,
-		});
+		answer(res, 200, { ok: true, record_id: record.record_id, state: record.state, leads: records.length });
 		return {
 			workflowData: [records.map((each) => ({ json: each as IDataObject }))],
 			noWebhookResponse: true,

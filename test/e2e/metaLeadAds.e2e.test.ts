@@ -83,43 +83,41 @@ describe("Meta's leadgen webhook → lead records → Meta Conversion Leads in a
 	});
 
 	it('answers the subscription check, sends each lead of a signed delivery once as a CRM event, and refuses unsigned ones', async () => {
-		instance.importWorkflow(
-			{
-				id: 'e2eLeadgenFlow1',
-				name: 'e2e: Meta leadgen → Conversion Leads',
-				nodes: [
-					captureTrigger(
-						'Meta Lead Ads',
-						{
-							source: 'metaLeadAds',
-							path: 'e2e-leadgen',
-							authentication: 'signature',
-							metaVerifyToken: VERIFY_TOKEN,
-						},
-						{ leadCapiWebhookApi: secret },
-					),
-					node(
-						'Meta Conversions',
-						`${PKG}.metaConversions`,
-						1,
-						[220, 0],
-						{
-							event: 'custom',
-							customEventName: 'Lead Ads Lead',
-							eventSource: 'crm',
-							leadEventSource: 'n8n e2e CRM',
-							leadInput: 'record',
-							dedupStore: 'redis',
-							options: {},
-						},
-						{ credentials: { leadCapiMetaApi: meta, leadCapiRedisApi: redis } },
-					),
-				],
-				connections: chain('Meta Lead Ads', 'Meta Conversions'),
-				settings: { executionOrder: 'v1' },
-			},
-			{ activate: true },
-		);
+		const flow = {
+			id: 'e2eLeadgenFlow1',
+			name: 'e2e: Meta leadgen → Conversion Leads',
+			nodes: [
+				captureTrigger(
+					'Meta Lead Ads',
+					{
+						source: 'metaLeadAds',
+						path: 'e2e-leadgen',
+						authentication: 'signature',
+						metaVerifyToken: VERIFY_TOKEN,
+					},
+					{ leadCapiWebhookApi: secret },
+				),
+				node(
+					'Meta Conversions',
+					`${PKG}.metaConversions`,
+					1,
+					[220, 0],
+					{
+						event: 'custom',
+						customEventName: 'Lead Ads Lead',
+						eventSource: 'crm',
+						leadEventSource: 'n8n e2e CRM',
+						leadInput: 'record',
+						dedupStore: 'redis',
+						options: {},
+					},
+					{ credentials: { leadCapiMetaApi: meta, leadCapiRedisApi: redis } },
+				),
+			],
+			connections: chain('Meta Lead Ads', 'Meta Conversions'),
+			settings: { executionOrder: 'v1' },
+		};
+		instance.importWorkflow(flow, { activate: true });
 		const server = await instance.serve();
 		try {
 			const url = `${server.baseUrl}/webhook/e2e-leadgen`;
