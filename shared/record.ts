@@ -1,3 +1,4 @@
+import { fromFacebookLeadAdsItem, isFacebookLeadAdsItem } from './capture/sources/metaLeadAds';
 import type { LeadRecord } from './types';
 
 /**
@@ -8,6 +9,8 @@ export const LEAD_RECORD_FIELDS: readonly string[] = [
 	'record_id',
 	'state',
 	'occurred_at',
+	'stage',
+	'stage_at',
 	'contact.email',
 	'contact.phone',
 	'contact.first_name',
@@ -53,7 +56,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * The lead record inside an input item: the item itself, or the object at a dotted path
- * (`lead`, `body.lead`). Returns null when the path does not lead to an object.
+ * (`lead`, `body.lead`). Returns null when the path does not lead to an object. An item of n8n's
+ * Facebook Lead Ads Trigger is read as the lead record it describes (Meta's lead id and
+ * creation time included; see capture/sources/metaLeadAds.ts), so no Code node is needed.
  */
 export function readLeadRecord(json: unknown, path?: string): LeadRecord | null {
 	let node: unknown = json;
@@ -64,6 +69,7 @@ export function readLeadRecord(json: unknown, path?: string): LeadRecord | null 
 			node = node[part];
 		}
 	}
+	if (isFacebookLeadAdsItem(node)) return fromFacebookLeadAdsItem(node);
 	return isObject(node) ? (node as LeadRecord) : null;
 }
 

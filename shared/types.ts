@@ -81,6 +81,9 @@ export interface LeadRecord {
 	record_id?: RawValue;
 	state?: RawValue;
 	occurred_at?: RawValue;
+	/** A CRM stage event: the stage name (e.g. "Qualified") and when the lead reached it. */
+	stage?: RawValue;
+	stage_at?: RawValue;
 	source?: LeadSource;
 	contact?: LeadContact;
 	click?: LeadClick;

@@ -10,6 +10,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import {
 	CaptureLog,
+	leadgenVerification,
 	captureLogKey,
 	captureScriptSource,
 	namespacedPrefix,
@@ -294,7 +295,15 @@ export class LeadCaptureTrigger implements INodeType {
 		const settings = this.getNodeParameter('settings', {}) as Settings;
 
 		if (this.getWebhookName() === 'setup') {
-			if (source !== 'script') {
+			const verification =
+				source === 'metaLeadAds'
+					? leadgenVerification(req.query ?? {}, this.getNodeParameter('metaVerifyToken', '') as string)
+					: null;
+			if (verification) {
+				answer(res, verification.status, verification.body, {
+					'content-type': 'text/plain; charset=utf-8',
+				});
+			} else if (source !== 'script') {
 				answer(res, 200, `Lead Capture Trigger (${source}): send POST deliveries to this URL.`, {
 					'content-type': 'text/plain; charset=utf-8',
 				});
@@ -336,11 +345,15 @@ export class LeadCaptureTrigger implements INodeType {
 		}
 
 		const { record } = outcome;
+		// A Meta leadgen delivery may carry several leads: one item each.
+		const records = outcome.records ?? [record];
 		for (const warning of outcome.warnings) this.logger.warn(`Lead Capture Trigger: ${warning}`);
-		if (this.getNodeParameter('captureLog') === 'redis') await appendToCaptureLog(this, record, settings, clientKey);
-		answer(res, 200, { ok: true, record_id: record.record_id, state: record.state });
+		if (this.getNodeParameter('captureLog') === 'redis') {
+			for (const each of records) await appendToCaptureLog(this, each, settings, clientKey);
+		}
+		answer(res, 200, { ok: true, record_id: record.record_id, state: record.state, leads: records.length });
 		return {
-			workflowData: [[{ json: record as IDataObject }]],
+			workflowData: [records.map((each) => ({ json: each as IDataObject }))],
 			noWebhookResponse: true,
 		};
 	}

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { LEAD_FIELD_OPTIONS, optionNameExpression } from '../common/descriptions';
 
-const PRESETS = ['typeform', 'tally', 'calendly', 'calcom'];
+const PRESETS = ['typeform', 'tally', 'calendly', 'calcom', 'metaLeadAds'];
 
 /** Short source names for the canvas subtitle ("Typeform: /demo-form"). */
 const SOURCE_SHORT_NAMES: Record<string, string> = {
@@ -9,6 +9,7 @@ const SOURCE_SHORT_NAMES: Record<string, string> = {
 	calendly: 'Calendly',
 	script: 'Site script',
 	generic: 'Webhook',
+	metaLeadAds: 'Meta Lead Ads',
 	tally: 'Tally',
 	typeform: 'Typeform',
 };
@@ -42,6 +43,12 @@ export const captureTriggerProperties: INodeProperties[] = [
 				name: 'Generic Webhook (JSON or Form)',
 				value: 'generic',
 				description: 'Any JSON or form-encoded POST: common fields detected, any field mappable',
+			},
+			{
+				name: 'Meta Lead Ads (Leadgen Webhook)',
+				value: 'metaLeadAds',
+				description:
+					"Leads from Meta's instant forms → lead with Meta's lead ID (for Conversion Leads)",
 			},
 			{ name: 'Tally', value: 'tally', description: 'Form responses → lead' },
 			{ name: 'Typeform', value: 'typeform', description: 'Form responses → lead' },
@@ -96,6 +103,25 @@ export const captureTriggerProperties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 		displayOptions: { show: { source: ['calcom'] } },
+	},
+	{
+		displayName:
+			'In your Meta app: Webhooks → Page → Subscribe to <b>leadgen</b> with the Production URL (under Webhook URLs at the top of this panel) and the Verify Token below; put the app secret in the credential (Meta signs deliveries with it). Deliveries carry lead IDs, not answers.',
+		name: 'metaLeadAdsNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { source: ['metaLeadAds'] } },
+	},
+	{
+		displayName: 'Verify Token',
+		name: 'metaVerifyToken',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		required: true,
+		description:
+			"The token you type into the Meta app's webhook settings; Meta's subscription check (GET with hub.verify_token) must match it",
+		displayOptions: { show: { source: ['metaLeadAds'] } },
 	},
 	{
 		displayName: 'Authentication',

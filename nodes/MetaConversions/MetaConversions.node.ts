@@ -36,15 +36,44 @@ const metaSpec: SenderSpec<meta.MetaConfig, meta.MetaServerEvent> = {
 			apiVersion: credentials.apiVersion ? String(credentials.apiVersion) : undefined,
 			baseUrl: credentials.baseUrl ? String(credentials.baseUrl) : undefined,
 			testEventCode: options.testEventCode ? String(options.testEventCode) : undefined,
-			actionSource: ctx.getNodeParameter('actionSource', 0) as meta.MetaConfig['actionSource'],
+			...eventSourceConfig(ctx),
 			limitedDataUse: (options.limitedDataUse as meta.MetaConfig['limitedDataUse']) ?? 'auto',
 		};
 	},
 };
 
+/**
+ * Event Source: Server (website and other server events) or CRM (Meta's Conversion Leads: stage
+ * events with action_source system_generated, whatever Action Source says).
+ */
+function eventSourceConfig(
+	ctx: IExecuteFunctions,
+): Pick<meta.MetaConfig, 'actionSource' | 'eventSource' | 'leadEventSource'> {
+	const eventSource = ctx.getNodeParameter('eventSource', 0, 'server') as 'server' | 'crm';
+	if (eventSource !== 'crm') {
+		return {
+			eventSource,
+			actionSource: ctx.getNodeParameter('actionSource', 0) as meta.MetaConfig['actionSource'],
+		};
+	}
+	const leadEventSource = String(ctx.getNodeParameter('leadEventSource', 0, '')).trim();
+	if (!leadEventSource) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'Event Source "CRM" needs the Lead Event Source: the name of your CRM (e.g. HubSpot)',
+		);
+	}
+	return { eventSource, actionSource: 'system_generated', leadEventSource };
+}
+
 /** The standard events of the Event parameter (display name and the value sent). */
 const STANDARD_EVENTS: INodePropertyOptions[] = [
 		{ name: 'Complete Registration', value: 'CompleteRegistration' },
+		{
+			name: 'From Lead Stage',
+			value: 'fromStage',
+			description: "The record's stage (e.g. Qualified), for CRM stage events",
+		},
 		{ name: 'Contact', value: 'Contact' },
 		{ name: 'Lead', value: 'Lead' },
 		{ name: 'Purchase', value: 'Purchase' },
@@ -87,6 +116,37 @@ export class MetaConversions implements INodeType {
 				'Partial → PartialLead, lead → Lead, contact → Contact, schedule → Schedule, registration → CompleteRegistration, purchase → Purchase',
 			),
 			{
+				displayName: 'Event Source',
+				name: 'eventSource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Server',
+						value: 'server',
+						description: 'Website and other server events of your leads',
+					},
+					{
+						name: 'CRM (Conversion Leads)',
+						value: 'crm',
+						description:
+							"Stage events of leads from Meta's instant forms, for the Conversion Leads goal: Meta's lead ID, action_source system_generated, event_source crm",
+					},
+				],
+				default: 'server',
+			},
+			{
+				displayName: 'Lead Event Source',
+				name: 'leadEventSource',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'HubSpot',
+				description:
+					"The CRM your leads live in, sent as custom_data.lead_event_source. Meta's lead ID is read from attributes.meta_lead_id.",
+				displayOptions: { show: { eventSource: ['crm'] } },
+			},
+			{
 				displayName: 'Action Source',
 				name: 'actionSource',
 				type: 'options',
@@ -109,6 +169,7 @@ export class MetaConversions implements INodeType {
 					{ name: 'Website', value: 'website' },
 				],
 				default: 'auto',
+				displayOptions: { show: { eventSource: ['server'] } },
 			},
 			...leadInputProperties,
 			...dedupProperties,

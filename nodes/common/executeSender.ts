@@ -89,6 +89,16 @@ function eventNamer<Config, Payload>(
 		return (_record, itemIndex) =>
 			finish(String(ctx.getNodeParameter('customEventName', itemIndex)).trim());
 	}
+	if (event === 'fromStage') {
+		// CRM stage events (Meta Conversion Leads, TikTok CRM): the record's own stage name.
+		return (record, itemIndex) => {
+			const stage = typeof record.stage === 'string' ? record.stage.trim() : '';
+			if (!stage) {
+				throw new NodeOperationError(ctx.getNode(), 'the lead record has no stage', { itemIndex });
+			}
+			return finish(stage);
+		};
+	}
 	if (event !== 'fromState') return () => finish(event);
 	const table = spec.adapter.eventNameByState;
 	return (record, itemIndex) => {

@@ -272,6 +272,8 @@ function judgeIdentity(draft: CaptureDraft, config: CaptureConfig): IdentityJudg
 	const warnings = [...email.warnings, ...phone.warnings];
 	const derivationKey = email.values[0] ?? phone.values[0];
 	if (derivationKey !== undefined) return { hasIdentity: true, derivationKey, warnings };
+	// Meta's lead id identifies a lead from Meta's instant forms (Conversion Leads matches on it).
+	if (readText(draft.attributes.meta_lead_id) !== undefined) return { hasIdentity: true, warnings };
 	const hasClick = CLICK_IDENTITY_FIELDS.some(
 		(field) => readText(draft.click[field]) !== undefined,
 	);

@@ -10,6 +10,7 @@ import { verifySignature } from './signature';
 import { mapCalcom } from './sources/calcom';
 import { mapCalendly } from './sources/calendly';
 import { mapGeneric } from './sources/generic';
+import { leadgenChanges, leadgenDraft } from './sources/metaLeadgen';
 import { mapScript } from './sources/script';
 import { mapTally } from './sources/tally';
 import { mapTypeform } from './sources/typeform';
@@ -30,6 +31,7 @@ export { verifySignature, PRESET_SCHEMES } from './signature';
 export { DETECTION_RULES, type DetectionRule, type DetectionTarget } from './detect';
 export { RECORD_ID_KEYS, deriveRecordId, CAPTURE_ID_PATTERN } from './recordId';
 export { parseFormBody } from './body';
+export { leadgenVerification } from './sources/metaLeadgen';
 export { isPublicIp } from './visitor';
 export * from './scriptProtocol';
 
@@ -37,7 +39,10 @@ export * from './scriptProtocol';
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 
 const SOURCE_MAPPERS: Readonly<
-	Record<CaptureSource, (body: JsonObject, config: CaptureConfig) => SourceResult>
+	Record<
+		Exclude<CaptureSource, 'metaLeadAds'>,
+		(body: JsonObject, config: CaptureConfig) => SourceResult
+	>
 > = {
 	generic: mapGeneric,
 	typeform: mapTypeform,
@@ -73,6 +78,7 @@ export function processCapture(
 	const parsed = parseCaptureBody(request, config.source);
 	if (!parsed.ok) return { kind: 'rejected', status: parsed.status, reason: parsed.reason };
 
+	if (config.source === 'metaLeadAds') return processLeadgen(parsed.body, request, config, now);
 	const mapped = SOURCE_MAPPERS[config.source](parsed.body, config);
 	if (mapped.kind === 'ignored') return { kind: 'ignored', status: 200, reason: mapped.reason };
 	if (mapped.kind === 'invalid')
@@ -84,4 +90,34 @@ function bodyLimit(configured: number | undefined): number {
 	return typeof configured === 'number' && Number.isFinite(configured) && configured > 0
 		? Math.floor(configured)
 		: DEFAULT_MAX_BODY_BYTES;
+}
+
+/**
+ * A Meta leadgen delivery: one record per leadgen change (Meta batches them). Changes that fail
+ * the record checks are left out with a warning; when none passes, the first refusal answers.
+ */
+function processLeadgen(
+	body: JsonObject,
+	request: CaptureRequest,
+	config: CaptureConfig,
+	now: number,
+): CaptureOutcome {
+	const changes = leadgenChanges(body);
+	if (changes.kind === 'ignored') return { kind: 'ignored', status: 200, reason: changes.reason };
+	const outcomes = changes.values.map((value) =>
+		assembleRecord(leadgenDraft(value), value, request, config, now),
+	);
+	const accepted = outcomes.filter((o) => o.kind === 'accepted');
+	if (accepted.length === 0) return outcomes[0];
+	const warnings = accepted.flatMap((o) => o.warnings);
+	outcomes.forEach((o, i) => {
+		if (o.kind === 'rejected') warnings.push(`leadgen change ${i} left out: ${o.reason}`);
+	});
+	const records = accepted.map((o) => o.record);
+	return {
+		kind: 'accepted',
+		record: records[0],
+		warnings,
+		...(records.length > 1 ? { records } : {}),
+	};
 }

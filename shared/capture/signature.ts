@@ -17,6 +17,9 @@ import { readHeader } from './values';
  * - Cal.com: `X-Cal-Signature-256: <hex HMAC-SHA256(secret, raw body)>`, or the literal
  *   `no-secret-provided` when the webhook has no secret (cal.com/docs/core-features/webhooks and
  *   packages/features/webhooks/lib/sendPayload.ts).
+ * - Meta Lead Ads (Graph API Webhooks): `X-Hub-Signature-256: sha256=<hex HMAC-SHA256(app secret,
+ *   raw body)>` (developers.facebook.com/docs/graph-api/webhooks/getting-started, "Event
+ *   Notifications": validate the payload with the app secret).
  */
 
 interface BodyScheme {
@@ -36,7 +39,7 @@ interface CalendlyScheme {
 type PresetScheme = BodyScheme | CalendlyScheme;
 
 export const PRESET_SCHEMES: Readonly<
-	Record<'typeform' | 'tally' | 'calendly' | 'calcom', PresetScheme>
+	Record<'typeform' | 'tally' | 'calendly' | 'calcom' | 'metaLeadAds', PresetScheme>
 > = {
 	typeform: { type: 'body', header: 'Typeform-Signature', encoding: 'base64', prefix: 'sha256=' },
 	tally: { type: 'body', header: 'Tally-Signature', encoding: 'base64', prefix: '' },
@@ -47,6 +50,7 @@ export const PRESET_SCHEMES: Readonly<
 		defaultToleranceSeconds: 180,
 	},
 	calcom: { type: 'body', header: 'X-Cal-Signature-256', encoding: 'hex', prefix: '' },
+	metaLeadAds: { type: 'body', header: 'X-Hub-Signature-256', encoding: 'hex', prefix: 'sha256=' },
 };
 
 /** What Cal.com sends in X-Cal-Signature-256 when its webhook has no secret. */

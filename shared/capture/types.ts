@@ -1,7 +1,14 @@
 import type { LeadRecord, LeadState } from '../types';
 
 /** Where a capture comes from: a generic webhook, a form-tool preset, or our browser script. */
-export type CaptureSource = 'generic' | 'typeform' | 'tally' | 'calendly' | 'calcom' | 'script';
+export type CaptureSource =
+	| 'generic'
+	| 'typeform'
+	| 'tally'
+	| 'calendly'
+	| 'calcom'
+	| 'metaLeadAds'
+	| 'script';
 
 export const CAPTURE_SOURCES: readonly CaptureSource[] = [
 	'generic',
@@ -9,6 +16,7 @@ export const CAPTURE_SOURCES: readonly CaptureSource[] = [
 	'tally',
 	'calendly',
 	'calcom',
+	'metaLeadAds',
 	'script',
 ];
 
@@ -75,7 +83,16 @@ export interface CaptureConfig {
 }
 
 export type CaptureOutcome =
-	| { kind: 'accepted'; record: LeadRecord; warnings: string[] }
+	| {
+			kind: 'accepted';
+			record: LeadRecord;
+			warnings: string[];
+			/**
+			 * Every record of a delivery that carries several leads (Meta batches leadgen changes),
+			 * `record` being the first; absent for one-lead deliveries.
+			 */
+			records?: LeadRecord[];
+	  }
 	/** Answered 200 and no execution, e.g. a Calendly cancellation. */
 	| { kind: 'ignored'; status: 200; reason: string }
 	/** One line, no secrets, no raw PII. */

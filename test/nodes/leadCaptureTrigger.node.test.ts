@@ -125,6 +125,59 @@ describe('Lead Capture Trigger node: webhook() answers deliveries before any exe
 		});
 	});
 
+	describe('Meta Lead Ads (leadgen webhook)', () => {
+		const meta = {
+			source: 'metaLeadAds',
+			authentication: 'signature',
+			metaVerifyToken: 'verify-me-42',
+		};
+		const hubSign = (body: string) => `sha256=${sign(body)}`;
+
+		it("answers Meta's subscription check with the challenge only when the verify token matches", async () => {
+			const s = await start(meta);
+			const ok = await fetch(
+				`${s.url}?hub.mode=subscribe&hub.verify_token=verify-me-42&hub.challenge=1158201444`,
+			);
+			expect(ok.status).toBe(200);
+			expect(await ok.text()).toBe('1158201444');
+			const wrong = await fetch(
+				`${s.url}?hub.mode=subscribe&hub.verify_token=guess&hub.challenge=1158201444`,
+			);
+			expect(wrong.status).toBe(403);
+			const text = await wrong.text();
+			expect(text).not.toContain('1158201444');
+			expect(text).not.toContain('verify-me-42');
+			expect(s.executions).toHaveLength(0);
+		});
+
+		it('a signed delivery with two leadgen changes starts one execution with two lead records', async () => {
+			const s = await start(meta);
+			const body = fixture('meta-leadgen.json');
+			const res = await post(s, body, { 'x-hub-signature-256': hubSign(body) });
+			expect(res.status).toBe(200);
+			expect(res.json).toMatchObject({ ok: true, record_id: '1234567890123456', leads: 2 });
+			expect(s.executions).toHaveLength(1);
+			expect(s.executions[0].map((item) => item.json.record_id)).toEqual([
+				'1234567890123456',
+				'1234567890123457',
+			]);
+			expect(s.executions[0][0].json).toMatchObject({
+				attributes: { meta_lead_id: '1234567890123456' },
+				source: { kind: 'metaLeadAds', form_id: '5550001112223' },
+			});
+		});
+
+		it('an unsigned or wrongly signed delivery gets 401 and starts nothing', async () => {
+			const s = await start(meta);
+			const body = fixture('meta-leadgen.json');
+			expect((await post(s, body)).status).toBe(401);
+			expect((await post(s, body, { 'x-hub-signature-256': hubSign(`${body} `) })).status).toBe(
+				401,
+			);
+			expect(s.executions).toHaveLength(0);
+		});
+	});
+
 	it('the capture script: a submit is a lead, a partial capture a partial, both with the page they came from', async () => {
 		const s = await start({}, {});
 		const submit = await post(s, fixture('script-submit.json'), {
@@ -212,7 +265,7 @@ describe('Lead Capture Trigger node: webhook() answers deliveries before any exe
 			// The body as a CRM sends it: the id is a JSON number, not a string.
 			const body = `{"id": ${id}, "email": "snow.${i}@example.com"}`;
 			const res = await post(s, body, { 'x-signature': sign(body) });
-			expect(res).toEqual({ status: 200, json: { ok: true, record_id: id, state: 'lead' } });
+			expect(res).toEqual({ status: 200, json: { ok: true, record_id: id, state: 'lead', leads: 1 } });
 		}
 		expect(s.executions.map((items) => items[0].json.record_id)).toEqual(ids);
 	});

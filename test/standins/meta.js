@@ -135,11 +135,43 @@ function validateEvent(event, nowSeconds) {
 			return { message: 'Limited Data Use Selection Required', subcode: 2804030 };
 		}
 	}
+	const crm = validateCrmEvent(event);
+	if (crm) return crm;
 	if (event.event_name === 'Purchase') {
 		const cd = event.custom_data || {};
 		if (typeof cd.value !== 'number' || typeof cd.currency !== 'string') {
 			return { message: 'Purchase events require custom_data.value and custom_data.currency' };
 		}
+	}
+	return null;
+}
+
+/**
+ * Conversion Leads (CRM) events, per Meta's payload specification: an event carrying
+ * custom_data.event_source "crm" or user_data.lead_id must have action_source system_generated,
+ * custom_data.event_source "crm", a custom_data.lead_event_source (the CRM's name), and a valid
+ * lead_id (15–17 digits; Meta rejects invalid lead ids) or hashed customer information.
+ * @param {any} event
+ * @returns {{ message: string, subcode?: number } | null}
+ */
+function validateCrmEvent(event) {
+	const cd = event.custom_data && typeof event.custom_data === 'object' ? event.custom_data : {};
+	const ud = event.user_data;
+	if (cd.event_source !== 'crm' && ud.lead_id === undefined) return null;
+	if (event.action_source !== 'system_generated') {
+		return { message: 'CRM events must have action_source system_generated', subcode: 2804008 };
+	}
+	if (cd.event_source !== 'crm') {
+		return { message: 'The parameter custom_data.event_source must be crm for CRM events' };
+	}
+	if (typeof cd.lead_event_source !== 'string' || cd.lead_event_source.trim() === '') {
+		return { message: 'The parameter custom_data.lead_event_source is required for CRM events' };
+	}
+	if (ud.lead_id !== undefined && !/^\d{15,17}$/.test(String(ud.lead_id))) {
+		return { message: 'Invalid lead_id: the lead ID must be the 15-17 digit ID of a Meta lead' };
+	}
+	if (ud.lead_id === undefined && !['em', 'ph', 'fbc', 'external_id'].some((k) => k in ud)) {
+		return { message: 'CRM events need user_data.lead_id or customer information (em, ph)' };
 	}
 	return null;
 }

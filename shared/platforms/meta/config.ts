@@ -17,4 +17,13 @@ export interface MetaConfig {
 	actionSource: 'auto' | MetaActionSource;
 	/** `auto`: Limited Data Use for leads in California (or flagged by consent.limited_data_use). */
 	limitedDataUse: 'auto' | 'always' | 'never';
+	/**
+	 * `crm`: Conversion Leads events (crm.ts) — action_source system_generated, Meta's lead id,
+	 * custom_data.event_source = crm; anything else: the usual server events (payload.ts).
+	 */
+	eventSource?: 'server' | 'crm';
+	/** CRM events: the CRM's name, sent as custom_data.lead_event_source. */
+	leadEventSource?: string;
+	/** CRM events: the clock the 7-day window is judged by (epoch ms); injectable for tests. */
+	clock?: () => number;
 }

@@ -61,3 +61,12 @@ export const META_EVENT_BY_STATE: Readonly<Record<LeadState, string>> = {
 /** California in Meta's data_processing_options_state. */
 export const META_LDU_STATE_CALIFORNIA = 1000;
 export const META_LDU_COUNTRY_US = 1;
+
+/**
+ * Conversion Leads (CRM) events: `custom_data.event_source`, and Meta's lead id, read from
+ * `attributes.meta_lead_id` — 15 to 17 digits ("the 15–17 digit Meta Lead ID", Meta's CRM
+ * integration guide, step 1).
+ */
+export const META_CRM_EVENT_SOURCE = 'crm';
+export const META_LEAD_ID_ATTRIBUTE = 'meta_lead_id';
+export const META_LEAD_ID_PATTERN = /^\d{15,17}$/;

@@ -1,6 +1,7 @@
 import type { PlatformAdapter } from '../../dispatch/types';
 import type { MetaConfig } from './config';
 import { META_EVENT_BY_STATE, META_EVENT_TIME_WINDOW, META_MAX_EVENTS_PER_REQUEST } from './constants';
+import { buildMetaCrmEvent } from './crm';
 import { buildMetaEvent, metaUserData, type MetaServerEvent } from './payload';
 import { metaEventsUrl, metaRequestBody, sendMetaChunk } from './sender';
 
@@ -11,7 +12,8 @@ export const metaAdapter: PlatformAdapter<MetaConfig, MetaServerEvent> = {
 	eventTimeWindow: META_EVENT_TIME_WINDOW,
 	destinationId: (config) => config.pixelId,
 	userData: (user) => metaUserData(user),
-	buildEvent: buildMetaEvent,
+	buildEvent: (context, config) =>
+		config.eventSource === 'crm' ? buildMetaCrmEvent(context, config) : buildMetaEvent(context, config),
 	sendChunk: sendMetaChunk,
 	previewRequest: (events, config) => ({
 		method: 'POST',
@@ -24,6 +26,7 @@ export * from './constants';
 export type { MetaConfig } from './config';
 export type { MetaServerEvent } from './payload';
 export { buildMetaEvent, metaUserData } from './payload';
+export { buildMetaCrmEvent, crmEventTime, readMetaLeadId, readStageName } from './crm';
 export { sendMetaChunk, appSecretProof, metaEventsUrl, metaRequestBody } from './sender';
 export { classifyMetaResponse, describeGraphError, readGraphError } from './errors';
 export { testMetaCredentials } from './credentialTest';

@@ -63,4 +63,7 @@ export const sign = {
 		'calendly-webhook-signature': `t=${t},v1=${hmac(Buffer.concat([Buffer.from(`${t}.`), body]), secret)}`,
 	}),
 	calcom: (body: Buffer, secret = SECRET) => ({ 'x-cal-signature-256': hmac(body, secret) }),
+	metaLeadAds: (body: Buffer, secret = SECRET) => ({
+		'x-hub-signature-256': `sha256=${hmac(body, secret)}`,
+	}),
 };

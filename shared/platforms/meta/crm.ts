@@ -1,0 +1,166 @@
+import type { BuildContext, BuildOutcome } from '../../dispatch/types';
+import { readConsent, readValue } from '../../events/consent';
+import { parseTimeMs } from '../../events/eventTime';
+import type { LeadRecord } from '../../types';
+import type { MetaConfig } from './config';
+import {
+	META_CRM_EVENT_SOURCE,
+	META_EVENT_WINDOW_SECONDS,
+	META_LEAD_ID_ATTRIBUTE,
+	META_LEAD_ID_PATTERN,
+} from './constants';
+import { metaUserData, type MetaServerEvent } from './payload';
+
+/**
+ * Meta's Conversion Leads ("Conversions API for CRM") events, per the payload specification
+ * (docs/platforms/meta-conversion-leads.md): the CRM stage as event_name, action_source
+ * system_generated, custom_data.event_source = crm and lead_event_source = the CRM's name,
+ * user_data.lead_id (Meta's 15–17 digit lead id) first, hashed email / phone as the fallback.
+ */
+
+/** Customer information that matches a CRM event without a lead id, in Meta's priority order. */
+const CRM_FALLBACK_KEYS = ['fbc', 'em', 'ph', 'external_id'];
+
+/**
+ * Meta's lead id of a record: `attributes.meta_lead_id`, 15–17 digits. Sent as a string of
+ * digits: a 17-digit id is beyond JavaScript's exact integers, so a JSON number would be changed.
+ */
+export function readMetaLeadId(record: LeadRecord): { value?: string; warning?: string } {
+	const raw = record.attributes?.[META_LEAD_ID_ATTRIBUTE];
+	if (raw === undefined || raw === null || raw === '') return {};
+	if (typeof raw === 'number' && !Number.isSafeInteger(raw)) {
+		return {
+			warning: `attributes.${META_LEAD_ID_ATTRIBUTE}: a number too large to be exact; pass Meta's lead id as a string. Not sent`,
+		};
+	}
+	const text = typeof raw === 'number' || typeof raw === 'string' ? String(raw).trim() : '';
+	if (!META_LEAD_ID_PATTERN.test(text)) {
+		return {
+			warning: `attributes.${META_LEAD_ID_ATTRIBUTE}: not a Meta lead id (15 to 17 digits, the leadgen_id of the lead); not sent, as Meta rejects invalid lead ids`,
+		};
+	}
+	return { value: text };
+}
+
+/** The stage of a record (`stage`), as the event name of a CRM event. */
+export function readStageName(record: LeadRecord): string | undefined {
+	const raw = record.stage;
+	if (typeof raw !== 'string') return undefined;
+	const text = raw.trim();
+	return text === '' ? undefined : text;
+}
+
+/**
+ * The event time of a CRM event: the stage time (`stage_at`), else the time the dispatcher
+ * resolved from `occurred_at`. Never rewritten: a time outside Meta's 7-day window is `expired`
+ * (not sent) instead of being moved into it, as Meta asks not to backdate or forward-date.
+ */
+export function crmEventTime(
+	record: LeadRecord,
+	resolved: number,
+	nowMs: number,
+): { ok: true; seconds: number; warnings: string[] } | { ok: false; reason: string } {
+	const stageAt = record.stage_at;
+	const occurredMs = parseTimeMs(record.occurred_at);
+	const givenMs = stageAt !== undefined && stageAt !== '' ? parseTimeMs(stageAt) : occurredMs;
+	if (stageAt !== undefined && stageAt !== '' && givenMs === null) {
+		return { ok: false, reason: 'stage_at: not a valid time (ISO-8601 or epoch expected)' };
+	}
+	if (givenMs === null) return { ok: true, seconds: resolved, warnings: [] };
+	const seconds = Math.floor(givenMs / 1000);
+	const nowSeconds = Math.floor(nowMs / 1000);
+	const age = nowSeconds - seconds;
+	if (age > META_EVENT_WINDOW_SECONDS) {
+		const days = (age / 86400).toFixed(1);
+		return {
+			ok: false,
+			reason: `expired: the stage happened ${days} days ago; Meta takes CRM events up to 7 days old and the time is never rewritten`,
+		};
+	}
+	const warnings: string[] = [];
+	if (seconds > nowSeconds) {
+		warnings.push('stage time in the future: sent as the current time');
+		return { ok: true, seconds: nowSeconds, warnings };
+	}
+	return { ok: true, seconds, warnings };
+}
+
+function refuse(
+	status: 'skipped' | 'failed',
+	reason: string,
+	matchKeys: string[],
+	warnings: string[],
+): BuildOutcome<MetaServerEvent> {
+	return { ok: false, status, reason, matchKeys, warnings };
+}
+
+export function buildMetaCrmEvent(
+	context: BuildContext,
+	config: MetaConfig,
+): BuildOutcome<MetaServerEvent> {
+	const { record } = context;
+	const warnings = [...context.user.warnings];
+	const { data, matchKeys } = metaUserData(context.user);
+	if (readConsent(record.consent?.ad_user_data) === 'denied') {
+		return refuse(
+			'skipped',
+			'consent.ad_user_data is denied: the lead did not agree to their data being sent for advertising',
+			matchKeys,
+			warnings,
+		);
+	}
+	const leadEventSource = config.leadEventSource?.trim();
+	if (!leadEventSource) {
+		return refuse(
+			'failed',
+			'CRM events need the Lead Event Source (the name of your CRM)',
+			matchKeys,
+			warnings,
+		);
+	}
+	const leadId = readMetaLeadId(record);
+	if (leadId.warning) warnings.push(leadId.warning);
+	const userData: Record<string, string | string[]> = leadId.value
+		? { lead_id: leadId.value, ...data }
+		: data;
+	const keys = Object.keys(userData);
+	if (!leadId.value && !CRM_FALLBACK_KEYS.some((key) => key in userData)) {
+		return refuse(
+			'failed',
+			`nothing Meta can match this CRM event with: no attributes.${META_LEAD_ID_ATTRIBUTE} (Meta's lead id) and no email, phone, fbc or external id`,
+			keys,
+			warnings,
+		);
+	}
+	const time = crmEventTime(record, context.eventTime, (config.clock ?? Date.now)());
+	if (!time.ok) {
+		return refuse(
+			time.reason.startsWith('expired') ? 'skipped' : 'failed',
+			time.reason,
+			keys,
+			warnings,
+		);
+	}
+	warnings.push(...time.warnings);
+
+	const customData: Record<string, unknown> = {
+		event_source: META_CRM_EVENT_SOURCE,
+		lead_event_source: leadEventSource,
+	};
+	const value = readValue(record.value);
+	warnings.push(...value.warnings);
+	if (value.amount !== undefined && value.currency !== undefined) {
+		customData.value = value.amount;
+		customData.currency = value.currency;
+	}
+	const event: MetaServerEvent = {
+		event_name: context.eventName,
+		event_time: time.seconds,
+		event_id: context.eventId,
+		action_source: 'system_generated',
+		user_data: userData,
+		custom_data: customData,
+	};
+	if (readConsent(record.consent?.ad_personalization) === 'denied') event.opt_out = true;
+	return { ok: true, payload: event, matchKeys: keys, warnings };
+}
