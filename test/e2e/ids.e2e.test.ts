@@ -104,7 +104,7 @@ describe('ids that survive parsing and tenant-safe defaults in a real n8n', () =
 			const snowflakes = ['1234567890123456789', '1234567890123456790', '1234567890123456791'];
 			for (const [i, id] of snowflakes.entries()) {
 				const res = await post('e2e-ids-crm', `{"id": ${id}, "email": "snow.${i}@example.com"}`);
-				expect(await res.json()).toEqual({ ok: true, record_id: id, state: 'lead' });
+				expect(await res.json()).toEqual({ ok: true, record_id: id, state: 'lead', leads: 1 });
 			}
 			const atCrmPixel = () => received().filter((r) => r.pixelId === CRM_PIXEL);
 			await until(() => atCrmPixel().length === 3, 30_000, 'three events at the CRM pixel');
