@@ -83,7 +83,7 @@ function limitRecord(i) {
 
 /** @param {{ quick: boolean, log: (line: string) => void }} options */
 async function run({ quick, log }) {
-	const core = require('../dist/shared');
+	const core = require(path.join(__dirname, '..', 'dist', 'shared'));
 	const n = quick ? 5_000 : 100_000;
 	const fullPath = quick ? 200 : 1_000;
 	const budget = quick ? 4 * MB : core.DEFAULT_CAPTURE_LOG_MAX_BYTES;
