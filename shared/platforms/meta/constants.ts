@@ -51,3 +51,11 @@ export const META_EVENT_BY_STATE: Readonly<Record<LeadState, string>> = {
 /** California in Meta's data_processing_options_state. */
 export const META_LDU_STATE_CALIFORNIA = 1000;
 export const META_LDU_COUNTRY_US = 1;
+
+/**
+ * Whether Meta drops a resend of a server event with the same event_id (what makes resending
+ * after an unknown outcome safe). UNCONFIRMED: Meta documents event_id + event_name dedup
+ * between the pixel/app and the Conversions API within 48 h, not between two server events
+ * (docs/dedup.md#unknown-outcomes). So: no.
+ */
+export const META_DROPS_RESENT_EVENT_ID = false;

@@ -56,6 +56,7 @@ describe('unknown outcomes', () => {
 		expect(unknownOutcomeWarning('tiktok')).toMatch(
 			/which is safe: TikTok drops .* within 48 hours$/,
 		);
-		expect(unknownOutcomeWarning('meta')).toMatch(/meta may count it twice: .*\(UNCONFIRMED\)$/);
+		expect(unknownOutcomeWarning('meta')).toMatch(/It is held, not resent .*: .*\(UNCONFIRMED\)$/);
+		expect(unknownOutcomeWarning('meta', true)).toMatch(/meta may count it twice: .*\(UNCONFIRMED\)$/);
 	});
 });
