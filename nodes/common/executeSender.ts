@@ -22,6 +22,7 @@ import {
 	type ItemResult,
 	type LeadRecord,
 	type PlatformAdapter,
+	type UnknownOutcomePolicy,
 } from '../../shared';
 import { resolveStore } from './dedupStores';
 import { n8nExecutor } from './n8nExecutor';
@@ -67,6 +68,7 @@ export interface SenderOptions extends IDataObject {
 	dryRun?: boolean;
 	eventWindowPolicy?: EventWindowPolicy;
 	dedupFailMode?: DedupFailMode;
+	afterUnknownOutcome?: UnknownOutcomePolicy;
 	includePayload?: boolean;
 	recordField?: string;
 	clientKey?: string;
@@ -173,7 +175,9 @@ export function failedItemError(
 		: `${platform}: item ${index} failed: ${error}`;
 	const next = storeDown
 		? DEDUP_FAIL_CLOSED_NOTE
-		: failed.retryable
+		: failed.dedup === 'held'
+			? "The platform may have this event: it is held, so retrying the execution does not send it again. Check the platform's events manager for its event ID; to send it anyway, re-run with Options → After an Unknown Outcome → Resend."
+			: failed.retryable
 			? 'Events that were sent are recorded, so retrying the execution sends only the ones not sent yet.'
 			: 'Events that were sent are recorded and are not sent twice; correct what the message names for this item.';
 	const description = joinSentences(
@@ -196,6 +200,7 @@ export function failedItemError(
 export function dispatchOptions(options: SenderOptions) {
 	return {
 		failMode: options.dedupFailMode ?? 'closed',
+		afterUnknownOutcome: options.afterUnknownOutcome ?? 'auto',
 		committedTtlMs: Math.max(1, Number(options.dedupTtlDays ?? 30)) * 86_400_000,
 		eventWindowPolicy: options.eventWindowPolicy ?? 'clamp',
 		defaultCountry: options.defaultCountry || undefined,

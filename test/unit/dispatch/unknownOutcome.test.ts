@@ -176,7 +176,9 @@ describe('settle after an unknown outcome', () => {
 			['failed', 'released', true, true],
 			['failed', 'released', true, true],
 		]);
-		expect(first[0].warnings[0]).toMatch(/A retry resends it with the same event id, which is safe/);
+		expect(first[0].warnings[0]).toMatch(
+			/A retry resends it with the same event id, which is safe/,
+		);
 		const rerun = await run(adapter, store);
 		expect(rerun.map((r) => r.status)).toEqual(['sent', 'sent']);
 		expect(sent[1]).toEqual(sent[0]);
@@ -186,7 +188,10 @@ describe('settle after an unknown outcome', () => {
 		const store = new MemoryDedupStore();
 		const { adapter, sent } = losingFirstAnswer('tiktok');
 		expect((await run(adapter, store, 'hold')).map((r) => r.dedup)).toEqual(['held', 'held']);
-		expect((await run(adapter, store, 'hold')).map((r) => r.status)).toEqual(['skipped', 'skipped']);
+		expect((await run(adapter, store, 'hold')).map((r) => r.status)).toEqual([
+			'skipped',
+			'skipped',
+		]);
 		expect(sent).toHaveLength(1);
 	});
 
