@@ -156,6 +156,10 @@ function summary(results: ItemResult[]): string {
 const ON_ERROR_ADVICE =
 	'To get one result per item instead of this error, set Settings → On Error → Continue (using error output).';
 
+/** What to do about an item held after an unknown outcome (docs/dedup.md#unknown-outcomes). */
+const HELD_NEXT =
+	"The platform may have this event: it is held, so retrying the execution does not send it again. Check the platform's events manager for its event ID; to send it anyway, re-run with Options → After an Unknown Outcome → Resend.";
+
 /**
  * The error a failed item raises when On Error is "Stop Workflow": headlined by what failed (the
  * dedup store when it was unavailable, else the platform and the item), described by what this
@@ -176,10 +180,10 @@ export function failedItemError(
 	const next = storeDown
 		? DEDUP_FAIL_CLOSED_NOTE
 		: failed.dedup === 'held'
-			? "The platform may have this event: it is held, so retrying the execution does not send it again. Check the platform's events manager for its event ID; to send it anyway, re-run with Options → After an Unknown Outcome → Resend."
+			? HELD_NEXT
 			: failed.retryable
-			? 'Events that were sent are recorded, so retrying the execution sends only the ones not sent yet.'
-			: 'Events that were sent are recorded and are not sent twice; correct what the message names for this item.';
+				? 'Events that were sent are recorded, so retrying the execution sends only the ones not sent yet.'
+				: 'Events that were sent are recorded and are not sent twice; correct what the message names for this item.';
 	const description = joinSentences(
 		storeDown ? undefined : error,
 		`This run: ${summary(results)}`,

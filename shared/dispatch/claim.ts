@@ -49,7 +49,8 @@ export async function claimBatch(
 	const claimedAt = run.clock();
 	let outcomes: ClaimOutcome[];
 	try {
-		outcomes = (await store.claimBatch(keys, run.claimTtlMs, lease.token, claimOptions(run))).outcomes;
+		const found = await store.claimBatch(keys, run.claimTtlMs, lease.token, claimOptions(run));
+		outcomes = found.outcomes;
 	} catch (error) {
 		return claimFailed(run, store, batch, lease.token, errorMessage(error));
 	}

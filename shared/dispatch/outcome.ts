@@ -64,10 +64,21 @@ export function isUnknownOutcome(outcome: SendOutcome): boolean {
 const UNKNOWN_HEAD = (platform: Platform) =>
 	`outcome unknown: the request went out and no answer came back, so ${platform} may have this event already.`;
 
-/** What an item whose outcome is unknown says: the platform may have it; what happens next. */
-export function unknownOutcomeWarning(platform: Platform, resend = RESEND_DEDUP[platform].dedups): string {
+/**
+ * What an item whose outcome is unknown says: the platform may have it; what happens next —
+ * `resend` (a retry resends it with the same id), `hold` (held: re-runs do not send it), or
+ * `unheld` (not resent in this run, but without a claim — dedup off or bypassed — nothing
+ * holds it).
+ */
+export function unknownOutcomeWarning(
+	platform: Platform,
+	next: 'resend' | 'hold' | 'unheld' = RESEND_DEDUP[platform].dedups ? 'resend' : 'hold',
+): string {
 	const { dedups, note } = RESEND_DEDUP[platform];
-	if (!resend) return `${UNKNOWN_HEAD(platform)} ${HELD_ADVICE(platform)}: ${note}`;
+	if (next === 'hold') return `${UNKNOWN_HEAD(platform)} ${HELD_ADVICE(platform)}: ${note}`;
+	if (next === 'unheld') {
+		return `${UNKNOWN_HEAD(platform)} It was not resent in this run (${platform} may count a resend twice), but no dedup claim holds it (dedup off or bypassed): a re-run sends it again with the same event id. Check the platform's events manager for its event id before re-running: ${note}`;
+	}
 	return dedups
 		? `${UNKNOWN_HEAD(platform)} A retry resends it with the same event id, which is safe: ${note}`
 		: `${UNKNOWN_HEAD(platform)} A retry resends it with the same event id (After an Unknown Outcome: Resend), and ${platform} may count it twice: ${note}`;

@@ -97,8 +97,11 @@ function applyUnknownOutcome(
 ): void {
 	const r = run.results[c.index];
 	r.outcome_unknown = true;
-	r.warnings.push(unknownOutcomeWarning(run.adapter.platform, run.resendUnknown));
-	if (run.resendUnknown || !run.lease) {
+	// Only a claim of this run can become a held marker (not with dedup off, or bypassed).
+	const hold = !run.resendUnknown && r.dedup === 'claimed';
+	const next = run.resendUnknown ? 'resend' : hold ? 'hold' : 'unheld';
+	r.warnings.push(unknownOutcomeWarning(run.adapter.platform, next));
+	if (!hold) {
 		r.retryable = true;
 		into.release.push(c.key);
 		if (r.dedup === 'claimed') r.dedup = 'released';

@@ -114,7 +114,13 @@ const NOT_SENT_CODES = new Set([
 ]);
 
 /** Errors after which the request may have reached the platform: the answer was lost. */
-const UNKNOWN_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'UND_ERR_SOCKET']);
+const UNKNOWN_CODES = new Set([
+	'ECONNRESET',
+	'EPIPE',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'UND_ERR_SOCKET',
+]);
 
 /**
  * What a failed attempt without a response means:

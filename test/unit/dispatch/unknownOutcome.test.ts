@@ -215,3 +215,26 @@ describe('settle after an unknown outcome', () => {
 		expect(sent[sent.length - 1]).toEqual([first.event_id]);
 	});
 });
+
+describe('an unknown outcome without a claim', () => {
+	it('dedup off (Meta): not resent in the run, released, and the item says a re-run would send it again', async () => {
+		const { adapter, sent } = losingFirstAnswer('meta');
+		const items = [lead('a')];
+		const options = {
+			adapter,
+			config: { destination: 'd1' },
+			transport: new Transport(),
+			store: null,
+		};
+		const [first] = await dispatch(items, options);
+		expect(first).toMatchObject({
+			status: 'failed',
+			outcome_unknown: true,
+			retryable: true,
+			dedup: 'off',
+		});
+		expect(first.warnings.join(' ')).toMatch(/no dedup claim holds it \(dedup off or bypassed\)/);
+		expect((await dispatch(items, options))[0].status).toBe('sent');
+		expect(sent).toHaveLength(2);
+	});
+});
