@@ -199,6 +199,34 @@ export const dedupProperties: INodeProperties[] = [
 /** Options every sender has; platform options are merged in and the result sorted by name. */
 const commonOptions: INodeProperties[] = [
 	{
+		displayName: 'After an Unknown Outcome',
+		name: 'afterUnknownOutcome',
+		type: 'options',
+		options: [
+			{
+				name: 'Platform Default',
+				value: 'auto',
+				description:
+					'Resend with the same event ID where the platform drops such a resend (TikTok, Google); hold elsewhere (Meta, Pinterest, Microsoft)',
+			},
+			{
+				name: 'Hold',
+				value: 'hold',
+				description:
+					'Never resend an event whose request went out without an answer: it is reported outcome_unknown and held, so re-runs do not send it',
+			},
+			{
+				name: 'Resend',
+				value: 'resend',
+				description:
+					'Resend such events with the same event ID, also those earlier runs held (the platform may count one twice)',
+			},
+		],
+		default: 'auto',
+		description:
+			'What to do with an event whose request went out and got no answer (timed out, connection dropped): the platform may have it already',
+	},
+	{
 		displayName: 'Batch Size',
 		name: 'batchSize',
 		type: 'number',

@@ -24,6 +24,7 @@ import {
 	type ItemResult,
 	type LeadRecord,
 	type PlatformAdapter,
+	type UnknownOutcomePolicy,
 } from '../../shared';
 import { resolveStore } from './dedupStores';
 import { n8nExecutor } from './n8nExecutor';
@@ -70,6 +71,7 @@ export interface SenderOptions extends IDataObject {
 	dryRun?: boolean;
 	eventWindowPolicy?: EventWindowPolicy;
 	dedupFailMode?: DedupFailMode;
+	afterUnknownOutcome?: UnknownOutcomePolicy;
 	includePayload?: boolean;
 	recordField?: string;
 	clientKey?: string;
@@ -177,6 +179,10 @@ function summary(results: ItemResult[]): string {
 const ON_ERROR_ADVICE =
 	'To get one result per item instead of this error, set Settings → On Error → Continue (using error output).';
 
+/** What to do about an item held after an unknown outcome (docs/dedup.md#unknown-outcomes). */
+const HELD_NEXT =
+	"The platform may have this event: it is held, so retrying the execution does not send it again. Check the platform's events manager for its event ID; to send it anyway, re-run with Options → After an Unknown Outcome → Resend.";
+
 /**
  * The error a failed item raises when On Error is "Stop Workflow": headlined by what failed (the
  * dedup store when it was unavailable, else the platform and the item), described by what this
@@ -196,9 +202,11 @@ export function failedItemError(
 		: `${platform}: item ${index} failed: ${error}`;
 	const next = storeDown
 		? DEDUP_FAIL_CLOSED_NOTE
-		: failed.retryable
-			? 'Events that were sent are recorded, so retrying the execution sends only the ones not sent yet.'
-			: 'Events that were sent are recorded and are not sent twice; correct what the message names for this item.';
+		: failed.dedup === 'held'
+			? HELD_NEXT
+			: failed.retryable
+				? 'Events that were sent are recorded, so retrying the execution sends only the ones not sent yet.'
+				: 'Events that were sent are recorded and are not sent twice; correct what the message names for this item.';
 	const description = joinSentences(
 		storeDown ? undefined : error,
 		`This run: ${summary(results)}`,
@@ -219,6 +227,7 @@ export function failedItemError(
 export function dispatchOptions(options: SenderOptions) {
 	return {
 		failMode: options.dedupFailMode ?? 'closed',
+		afterUnknownOutcome: options.afterUnknownOutcome ?? 'auto',
 		committedTtlMs: Math.max(1, Number(options.dedupTtlDays ?? 30)) * 86_400_000,
 		eventWindowPolicy: options.eventWindowPolicy ?? 'skip',
 		defaultCountry: options.defaultCountry || undefined,

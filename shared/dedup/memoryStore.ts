@@ -7,10 +7,10 @@ import {
 	type StatsIncrements,
 } from '../stats/stats';
 import { summarizeRefusals, type RefusalIncrement, type RefusedCaptures } from '../stats/refusals';
-import type { ClaimBatchResult, DedupStore, RenewOutcome, SettleRequest, SettleResult } from './types';
+import type { ClaimBatchResult, ClaimOptions, DedupStore, RenewOutcome, SettleRequest, SettleResult } from './types';
 
 interface Entry {
-	/** `c:<token>` while claimed, `s` once committed. */
+	/** `c:<token>` while claimed, `s` once committed, `u` held after an unknown outcome. */
 	state: string;
 	expiresAt: number;
 }
@@ -27,17 +27,24 @@ export class MemoryDedupStore implements DedupStore {
 
 	constructor(private readonly clock: () => number = Date.now) {}
 
-	async claimBatch(keys: string[], claimTtlMs: number, ownerToken?: string): Promise<ClaimBatchResult> {
+	async claimBatch(
+		keys: string[],
+		claimTtlMs: number,
+		ownerToken?: string,
+		options: ClaimOptions = {},
+	): Promise<ClaimBatchResult> {
 		const now = this.clock();
 		this.sweep(now);
 		const token = ownerToken ?? randomUUID();
 		const claim = `c:${token}`;
 		const outcomes = keys.map((key) => {
 			const entry = this.live(key, now);
-			if (!entry || entry.state === claim) {
+			const take = !entry || entry.state === claim || (entry.state === 'u' && options.takeHeld);
+			if (take) {
 				this.entries.set(key, { state: claim, expiresAt: now + claimTtlMs });
 				return 'claimed' as const;
 			}
+			if (entry.state === 'u') return 'held' as const;
 			return entry.state === 's' ? ('sent' as const) : ('in_flight' as const);
 		});
 		return { token, outcomes };
@@ -55,6 +62,16 @@ export class MemoryDedupStore implements DedupStore {
 			}
 			this.entries.set(key, { state: 's', expiresAt: now + request.committedTtlMs });
 			result.committed++;
+		}
+		for (const key of request.hold ?? []) {
+			// Held also when the claim lapsed and nobody took it: the platform may have the event.
+			const entry = this.live(key, now);
+			if (entry && entry.state !== claim) {
+				result.notOwned.push(key);
+				continue;
+			}
+			this.entries.set(key, { state: 'u', expiresAt: now + request.committedTtlMs });
+			result.held = (result.held ?? 0) + 1;
 		}
 		for (const key of request.release) {
 			const entry = this.live(key, now);

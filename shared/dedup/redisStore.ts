@@ -11,6 +11,7 @@ import {
 import { summarizeRefusals, type RefusalIncrement, type RefusedCaptures } from '../stats/refusals';
 import type {
 	ClaimBatchResult,
+	ClaimOptions,
 	ClaimOutcome,
 	DedupStore,
 	RenewOutcome,
@@ -20,13 +21,14 @@ import type {
 import { DedupStoreError } from './types';
 
 /*
- * Key values: `c:<token>` while claimed (short TTL), `s` once committed (long TTL). Nothing
- * else is stored: no personal data ever reaches Redis, only hashed event ids in key names.
+ * Key values: `c:<token>` while claimed (short TTL), `s` once committed (long TTL), `u` held
+ * after an unknown outcome (long TTL, like `s`). Nothing else is stored: no personal data ever reaches Redis, only hashed event ids in key names.
  */
 
 /**
- * KEYS = keys to claim; ARGV[1] = claim value, ARGV[2] = claim TTL ms. Returns 0 claimed (also
- * when this owner already holds it), 1 sent, 2 in flight (another owner's live claim).
+ * KEYS = keys to claim; ARGV[1] = claim value, ARGV[2] = claim TTL ms, ARGV[3] = '1' to take
+ * held keys too. Returns 0 claimed (also when this owner already holds it), 1 sent, 2 in flight
+ * (another owner's live claim), 3 held after an unknown outcome (not taken).
  */
 const CLAIM_SCRIPT = `
 local out = {}
@@ -42,6 +44,13 @@ for i, key in ipairs(KEYS) do
       out[i] = 1
     elseif v == ARGV[1] then
       out[i] = 0
+    elseif v == 'u' then
+      if ARGV[3] == '1' then
+        redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+        out[i] = 0
+      else
+        out[i] = 3
+      end
     else
       out[i] = 2
     end
@@ -51,16 +60,17 @@ return out
 `;
 
 /**
- * KEYS = commit keys, then release keys, then (when ARGV[4] = '1') the stats key;
+ * KEYS = commit keys, then hold keys, then release keys, then (when ARGV[4] = '1') the stats key;
  * ARGV[1] = claim value, ARGV[2] = committed TTL ms, ARGV[3] = number of commit keys,
  * ARGV[4] = '1' with stats: ARGV[5] = stats TTL ms, ARGV[6] = platform, ARGV[7] = destination,
- * then field / increment pairs. Returns per dedup key 1 (done) or 0 (owned by someone else).
- * A commit also lands when our claim already expired and nobody took the key: the event was
- * sent, so it must count as sent.
+ * then field / increment pairs; ARGV[#ARGV] = number of hold keys. Returns per dedup key 1
+ * (done) or 0 (owned by someone else). A commit (or hold) also lands when our claim already
+ * expired and nobody took the key: the event was sent (or may have been).
  */
 const SETTLE_SCRIPT = `
 local out = {}
 local ncommit = tonumber(ARGV[3])
+local nhold = tonumber(ARGV[#ARGV])
 local nkeys = #KEYS
 if ARGV[4] == '1' then nkeys = nkeys - 1 end
 for i = 1, nkeys do
@@ -71,6 +81,13 @@ for i = 1, nkeys do
       redis.call('SET', key, 's', 'PX', ARGV[2])
       out[i] = 1
     elseif v == 's' then
+      out[i] = 1
+    else
+      out[i] = 0
+    end
+  elseif i <= ncommit + nhold then
+    if v == ARGV[1] or v == false then
+      redis.call('SET', key, 'u', 'PX', ARGV[2])
       out[i] = 1
     else
       out[i] = 0
@@ -87,7 +104,7 @@ end
 if ARGV[4] == '1' then
   local stats = KEYS[#KEYS]
   redis.call('HSET', stats, '_platform', ARGV[6], '_destination', ARGV[7])
-  for j = 8, #ARGV, 2 do
+  for j = 8, #ARGV - 1, 2 do
     redis.call('HINCRBY', stats, ARGV[j], ARGV[j + 1])
   end
   redis.call('PEXPIRE', stats, ARGV[5])
@@ -118,7 +135,7 @@ end
 return out
 `;
 
-const OUTCOMES: ClaimOutcome[] = ['claimed', 'sent', 'in_flight'];
+const OUTCOMES: ClaimOutcome[] = ['claimed', 'sent', 'in_flight', 'held'];
 const RENEWALS: RenewOutcome[] = ['held', 'sent', 'taken', 'expired'];
 
 export interface RedisDedupStoreOptions {
@@ -151,21 +168,30 @@ export class RedisDedupStore implements DedupStore {
 		this.hashTagKeys = isClusterClient(client);
 	}
 
-	async claimBatch(keys: string[], claimTtlMs: number, ownerToken?: string): Promise<ClaimBatchResult> {
+	async claimBatch(
+		keys: string[],
+		claimTtlMs: number,
+		ownerToken?: string,
+		options: ClaimOptions = {},
+	): Promise<ClaimBatchResult> {
 		const token = ownerToken ?? randomUUID();
 		if (keys.length === 0) return { token, outcomes: [] };
-		const codes = await this.run(CLAIM_SCRIPT, keys, [`c:${token}`, String(claimTtlMs)]);
+		const take = options.takeHeld ? '1' : '0';
+		const codes = await this.run(CLAIM_SCRIPT, keys, [`c:${token}`, String(claimTtlMs), take]);
 		return { token, outcomes: codes.map((code) => OUTCOMES[code] ?? 'in_flight') };
 	}
 
 	async settleBatch(token: string, request: SettleRequest): Promise<SettleResult> {
-		const keys = [...request.commit, ...request.release];
+		const hold = request.hold ?? [];
+		const keys = [...request.commit, ...hold, ...request.release];
 		const result: SettleResult = { committed: 0, released: 0, notOwned: [] };
 		if (keys.length === 0 && !request.stats) return result;
-		const codes = await this.runSettle(keys, `c:${token}`, request.committedTtlMs, request.commit.length, request.stats);
+		const counts = { commit: request.commit.length, hold: hold.length };
+		const codes = await this.runSettle(keys, `c:${token}`, request.committedTtlMs, counts, request.stats);
 		codes.forEach((code, i) => {
 			if (code !== 1) result.notOwned.push(keys[i]);
-			else if (i < request.commit.length) result.committed++;
+			else if (i < counts.commit) result.committed++;
+			else if (i < counts.commit + counts.hold) result.held = (result.held ?? 0) + 1;
 			else result.released++;
 		});
 		return result;
@@ -180,17 +206,17 @@ export class RedisDedupStore implements DedupStore {
 
 	/** The counters alone, through the settle script: one EVAL, like a settle. */
 	async recordStats(stats: StatsIncrements): Promise<void> {
-		await this.runSettle([], '', 0, 0, stats);
+		await this.runSettle([], '', 0, { commit: 0, hold: 0 }, stats);
 	}
 
 	private runSettle(
 		keys: string[],
 		claimValue: string,
 		committedTtlMs: number,
-		commitCount: number,
+		counts: { commit: number; hold: number },
 		stats: StatsIncrements | undefined,
 	): Promise<number[]> {
-		const args = [claimValue, String(committedTtlMs), String(commitCount)];
+		const args = [claimValue, String(committedTtlMs), String(counts.commit)];
 		if (stats) {
 			args.push('1', String(stats.ttlMs), stats.platform, stats.destination);
 			for (const [field, increment] of Object.entries(stats.increments)) {
@@ -199,6 +225,7 @@ export class RedisDedupStore implements DedupStore {
 		} else {
 			args.push('0');
 		}
+		args.push(String(counts.hold));
 		return this.run(SETTLE_SCRIPT, stats ? [...keys, stats.key] : keys, args, keys.length);
 	}
 

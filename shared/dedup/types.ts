@@ -6,9 +6,11 @@ import type { Platform } from '../types';
  * Outcome of claiming one key:
  *  - `claimed`: this run owns the key and may send the event;
  *  - `sent`: a previous run sent it (committed) — do not send again;
- *  - `in_flight`: another run holds an unexpired claim and is sending it right now.
+ *  - `in_flight`: another run holds an unexpired claim and is sending it right now;
+ *  - `held`: a previous run sent it and got no answer (outcome unknown) and held it rather
+ *    than resend it — claimed only when the caller asks to take held keys (`takeHeld`).
  */
-export type ClaimOutcome = 'claimed' | 'sent' | 'in_flight';
+export type ClaimOutcome = 'claimed' | 'sent' | 'in_flight' | 'held';
 
 /**
  * What a lease renewal found for one key:
@@ -26,11 +28,22 @@ export interface ClaimBatchResult {
 	outcomes: ClaimOutcome[];
 }
 
+export interface ClaimOptions {
+	/** Claim keys held after an unknown outcome too (the user chose to resend them). */
+	takeHeld?: boolean;
+}
+
 export interface SettleRequest {
 	/** Keys whose events the platform acknowledged: marked sent for `committedTtlMs`. */
 	commit: string[];
 	/** Keys whose events were not sent: freed so a retry can claim them. */
 	release: string[];
+	/**
+	 * Keys whose send has an unknown outcome (the request went out, no answer came back) on a
+	 * platform that may count a resend twice: marked held (`u`) for `committedTtlMs`, so a re-run
+	 * does not resend them unless it asks to (`takeHeld`).
+	 */
+	hold?: string[];
 	committedTtlMs: number;
 	/** The dispatch's counters, written in the same round trip. */
 	stats?: StatsIncrements;
@@ -39,6 +52,7 @@ export interface SettleRequest {
 export interface SettleResult {
 	committed: number;
 	released: number;
+	held?: number;
 	/** Keys this token no longer owned (its claim expired and another run took it). */
 	notOwned: string[];
 }
@@ -59,7 +73,12 @@ export interface DedupStore {
 	 * Claims keys for one run. Pass the token of an earlier claim of this run to extend it (a
 	 * re-claim of keys that were in flight elsewhere); without one, a new token is made.
 	 */
-	claimBatch(keys: string[], claimTtlMs: number, token?: string): Promise<ClaimBatchResult>;
+	claimBatch(
+		keys: string[],
+		claimTtlMs: number,
+		token?: string,
+		options?: ClaimOptions,
+	): Promise<ClaimBatchResult>;
 	settleBatch(token: string, request: SettleRequest): Promise<SettleResult>;
 	/**
 	 * Renews a run's lease on its in-flight claims: one round trip for all `keys`, extending to

@@ -1,5 +1,6 @@
 import type { ClaimOutcome, DedupStore } from '../dedup/types';
 import { joinSentences } from '../sentences';
+import { heldReason } from './outcome';
 import type { Lease } from './lease';
 import { errorMessage, type Candidate, type RunState } from './runState';
 import type { DedupState } from './types';
@@ -11,8 +12,19 @@ import type { DedupState } from './types';
 export const DEDUP_FAIL_CLOSED_NOTE =
 	'Nothing was sent (dedup fails closed). Retry the execution once the store answers; or, to send without dedup while it is down, set Options → If Dedup Store Is Unavailable → Send Anyway.';
 
-/** How long a dispatch waits for another run's live claim on the same event to settle. */
-export const DEFAULT_IN_FLIGHT_WAIT_MS = 10_000;
+/** The longest a dispatch waits for another run's live claim on the same event by default. */
+export const MAX_IN_FLIGHT_WAIT_MS = 120_000;
+
+/**
+ * How long a dispatch waits for another run's live claim on the same event to settle: the
+ * claim lease plus 2 s (32 s with the default 30 s lease), at most 120 s. A live run renews its
+ * claims and settles them; a crashed run's claims expire within one lease of its last renewal,
+ * so a retry started right after a crash waits them out and sends the events, instead of
+ * failing them `in_flight`.
+ */
+export function inFlightWaitFor(claimTtlMs: number): number {
+	return Math.min(claimTtlMs + 2_000, MAX_IN_FLIGHT_WAIT_MS);
+}
 
 /** What the claim stage gives a batch: the events this run may send, under which token. */
 export interface Claim {
@@ -37,7 +49,8 @@ export async function claimBatch(
 	const claimedAt = run.clock();
 	let outcomes: ClaimOutcome[];
 	try {
-		outcomes = (await store.claimBatch(keys, run.claimTtlMs, lease.token)).outcomes;
+		const found = await store.claimBatch(keys, run.claimTtlMs, lease.token, claimOptions(run));
+		outcomes = found.outcomes;
 	} catch (error) {
 		return claimFailed(run, store, batch, lease.token, errorMessage(error));
 	}
@@ -51,6 +64,9 @@ export async function claimBatch(
 	await waitForOtherRuns(run, { store, lease }, waiting, claimed);
 	return { claimed, token: lease.token, state: 'claimed' };
 }
+
+/** Held keys are taken (and their events resent) only where the run resends unknown outcomes. */
+const claimOptions = (run: RunState<unknown, unknown>) => ({ takeHeld: run.resendUnknown });
 
 /** A claim the store did not answer: fail closed (nothing sent) or open (sent unclaimed). */
 function claimFailed(
@@ -98,6 +114,7 @@ export function applyClaimOutcomes(
 	group.forEach((c, i) => {
 		if (found[i] === 'claimed') claimed.push(c);
 		else if (found[i] === 'in_flight') still.push(c);
+		else if (found[i] === 'held') markHeld(run, c);
 		else {
 			const r = run.results[c.index];
 			r.status = 'duplicate';
@@ -106,6 +123,28 @@ export function applyClaimOutcomes(
 		}
 	});
 	return still;
+}
+
+/** Why an event is still in flight after the wait, and when a retry sends it. */
+function inFlightMessage(waitMs: number, claimTtlMs: number): string {
+	const head = `another run claimed this event and has not settled it within ${Math.round(waitMs / 1000)} s; nothing was sent here.`;
+	const lease = Math.round(claimTtlMs / 1000);
+	return waitMs >= claimTtlMs
+		? `${head} That run is alive (it kept renewing its ${lease} s claim): retry after it has finished, and the event is sent if it did not send it`
+		: `${head} If that run crashed, its claim expires within ${lease} s of its last renewal: retry after that and the event is sent`;
+}
+
+/**
+ * An event an earlier run sent without an answer and held (the platform may count a resend
+ * twice): not sent again; the item says what happened and how to resend it.
+ */
+function markHeld(run: RunState<unknown, unknown>, c: Candidate): void {
+	const r = run.results[c.index];
+	r.status = 'skipped';
+	r.dedup = 'held';
+	r.outcome_unknown = true;
+	r.retryable = false;
+	r.error = heldReason(run.adapter.platform);
 }
 
 /**
@@ -120,7 +159,7 @@ async function waitForOtherRuns(
 	waiting: Candidate[],
 	claimed: Candidate[],
 ): Promise<void> {
-	const waitMs = run.options.inFlightWaitMs ?? DEFAULT_IN_FLIGHT_WAIT_MS;
+	const waitMs = run.options.inFlightWaitMs ?? inFlightWaitFor(run.claimTtlMs);
 	let waited = 0;
 	let delay = 200;
 	while (waiting.length > 0 && waited + delay <= waitMs) {
@@ -131,7 +170,7 @@ async function waitForOtherRuns(
 			const claimedAt = run.clock();
 			const before = claimed.length;
 			const keys = waiting.map((c) => c.key);
-			const again = await store.claimBatch(keys, run.claimTtlMs, lease.token);
+			const again = await store.claimBatch(keys, run.claimTtlMs, lease.token, claimOptions(run));
 			waiting = applyClaimOutcomes(run, waiting, again.outcomes, claimed);
 			lease.hold(
 				claimed.slice(before).map((c) => c.key),
@@ -146,6 +185,6 @@ async function waitForOtherRuns(
 		r.status = 'failed';
 		r.retryable = true;
 		r.dedup = 'in_flight';
-		r.error = `another run claimed this event and has not settled it within ${Math.round(waitMs / 1000)} s; nothing was sent here. If that run crashed, its claim expires within ${Math.round(run.claimTtlMs / 1000)} s and a retry sends the event`;
+		r.error = inFlightMessage(waitMs, run.claimTtlMs);
 	}
 }

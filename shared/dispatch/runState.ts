@@ -6,7 +6,9 @@ import {
 	tallyResults,
 	type StatsIncrements,
 } from '../stats/stats';
+import type { Transport } from '../transport/transport';
 import { Lease } from './lease';
+import { resendsUnknown } from './outcome';
 import type { DispatchItem, DispatchOptions, ItemResult, PlatformAdapter } from './types';
 
 /** An item that has an event id and an event time: it may be claimed, built and sent. */
@@ -38,6 +40,13 @@ export interface RunState<Config, Payload> {
 	readonly hashTag: boolean;
 	readonly claimTtlMs: number;
 	readonly committedTtlMs: number;
+	/**
+	 * Whether events whose send had an unknown outcome are resent (by the transport in this run,
+	 * and by re-runs, which then take held keys): After an Unknown Outcome and the platform.
+	 */
+	readonly resendUnknown: boolean;
+	/** The transport the senders use: the caller's, resending unknown outcomes or not. */
+	readonly transport: Transport;
 	/** The run's lease on its claims (with a store): one token, renewed while the run works. */
 	readonly lease?: Lease;
 	/** One per input item, in input order. */
@@ -53,6 +62,7 @@ export function startRun<Config, Payload>(
 ): RunState<Config, Payload> {
 	const clock = options.clock ?? Date.now;
 	const claimTtlMs = options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS;
+	const resendUnknown = resendsUnknown(options.adapter.platform, options.afterUnknownOutcome);
 	return {
 		options,
 		adapter: options.adapter,
@@ -65,9 +75,18 @@ export function startRun<Config, Payload>(
 		hashTag: Boolean(options.store?.hashTagKeys),
 		claimTtlMs,
 		committedTtlMs: options.committedTtlMs ?? DEFAULT_COMMITTED_TTL_MS,
+		resendUnknown,
+		transport: withUnknownOutcomes(options.transport, resendUnknown),
 		lease: options.store ? new Lease(options.store, claimTtlMs, clock) : undefined,
 		results: new Array<ItemResult>(itemCount),
 	};
+}
+
+/** The caller's transport, resending unknown outcomes or not (a stand-in transport stays as is). */
+function withUnknownOutcomes(transport: Transport, resend: boolean): Transport {
+	return typeof transport?.withUnknownOutcomes === 'function'
+		? transport.withUnknownOutcomes(resend)
+		: transport;
 }
 
 /** Counters of some results for the destination's health report (with a store only). */

@@ -18,7 +18,7 @@ export async function sendChunk<Config, Payload>(
 	hooks?: SendHooks,
 ): Promise<SendOutcome[]> {
 	try {
-		const sending = run.adapter.sendChunk(payloads, run.config, run.options.transport, hooks);
+		const sending = run.adapter.sendChunk(payloads, run.config, run.transport, hooks);
 		// Handled below; this keeps a fast rejection from counting as unhandled meanwhile.
 		sending.catch(() => undefined);
 		// Let the request go out before this thread builds the next batch.
@@ -38,10 +38,11 @@ export async function sendChunk<Config, Payload>(
 	}
 }
 
-/** The keys a settle commits (acknowledged) and releases (not sent). */
+/** The keys a settle commits (acknowledged), holds (unknown outcome, not resent) and releases. */
 export interface SettlePlan {
 	commit: string[];
 	release: string[];
+	hold?: string[];
 }
 
 /**
@@ -74,14 +75,39 @@ export function applySendOutcomes(
 		} else {
 			r.status = 'failed';
 			r.error = outcome.error;
-			if (isUnknownOutcome(outcome)) {
-				r.outcome_unknown = true;
-				r.warnings.push(unknownOutcomeWarning(run.adapter.platform));
-			}
+			if (isUnknownOutcome(outcome)) return applyUnknownOutcome(run, c, into);
 		}
 		r.retryable = outcome.retryable;
 		into.release.push(c.key);
 		// Its claim is freed by the settle (which says so if it cannot).
 		if (r.dedup === 'claimed') r.dedup = 'released';
 	});
+}
+
+/**
+ * A send whose outcome is unknown: the item says so. Where the run resends unknown outcomes (the
+ * platform drops a resend of the same id, or the user chose Resend) its claim is released and a
+ * retry resends it with the same id; elsewhere it is held — marked `u` for as long as a sent
+ * marker — so no re-run sends it again unless told to.
+ */
+function applyUnknownOutcome(
+	run: RunState<unknown, unknown>,
+	c: Candidate,
+	into: SettlePlan,
+): void {
+	const r = run.results[c.index];
+	r.outcome_unknown = true;
+	// Only a claim of this run can become a held marker (not with dedup off, or bypassed).
+	const hold = !run.resendUnknown && r.dedup === 'claimed';
+	const next = run.resendUnknown ? 'resend' : hold ? 'hold' : 'unheld';
+	r.warnings.push(unknownOutcomeWarning(run.adapter.platform, next));
+	if (!hold) {
+		r.retryable = true;
+		into.release.push(c.key);
+		if (r.dedup === 'claimed') r.dedup = 'released';
+		return;
+	}
+	r.retryable = false;
+	(into.hold ??= []).push(c.key);
+	if (r.dedup === 'claimed') r.dedup = 'held';
 }

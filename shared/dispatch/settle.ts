@@ -42,6 +42,7 @@ export async function settleBatch(
 		const settled = await store.settleBatch(target.token, {
 			commit: plan.commit,
 			release: plan.release,
+			hold: plan.hold,
 			committedTtlMs: run.committedTtlMs,
 			stats: retry.count
 				? statsOf(
@@ -53,7 +54,8 @@ export async function settleBatch(
 		if (settled.notOwned.length > 0) warnNotOwned(run, target.claimed, new Set(settled.notOwned));
 	} catch (error) {
 		const message = errorMessage(error);
-		if (plan.commit.length > 0 && (await waitToSettleAgain(run, retry, message))) {
+		const mustRecord = plan.commit.length > 0 || (plan.hold?.length ?? 0) > 0;
+		if (mustRecord && (await waitToSettleAgain(run, retry, message))) {
 			return settleBatch(run, target, plan, retry);
 		}
 		warnUnsettled(
@@ -71,8 +73,9 @@ function warnNotOwned(
 ): void {
 	for (const c of claimed) {
 		const r = run.results[c.index];
-		// Only an event this run sent can have been sent twice.
-		if (lost.has(c.key) && (r.status === 'sent' || r.status === 'duplicate')) {
+		// Only an event this run sent (or may have) can have been sent twice.
+		const mayHaveSent = r.status === 'sent' || r.status === 'duplicate' || r.dedup === 'held';
+		if (lost.has(c.key) && mayHaveSent) {
 			r.warnings.push(
 				"this run's claim had expired before it settled: another run may have sent this event too",
 			);
@@ -92,7 +95,9 @@ function warnUnsettled(
 		r.warnings.push(
 			r.status === 'sent'
 				? `${message}: sent, but not recorded as sent; its claim expires and a re-run could send it again`
-				: `${message}: could not free the claim; a retry can send it after the claim expires`,
+				: r.dedup === 'held'
+					? `${message}: could not record it as held; its claim expires and a re-run could send it again`
+					: `${message}: could not free the claim; a retry can send it after the claim expires`,
 		);
 	}
 }

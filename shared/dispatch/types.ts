@@ -3,6 +3,7 @@ import type { EventTimeWindow, EventWindowPolicy } from '../events/eventTime';
 import type { NormalizedIdentity, PlatformIdentity } from '../identity';
 import type { Transport } from '../transport/transport';
 import type { LeadRecord, LeadState, Platform } from '../types';
+import type { UnknownOutcomePolicy } from './outcome';
 
 /** One result per input item (DESIGN.md "Results"). */
 export type ItemStatus = 'sent' | 'duplicate' | 'skipped' | 'failed';
@@ -15,7 +16,9 @@ export type ItemStatus = 'sent' | 'duplicate' | 'skipped' | 'failed';
  * `in_batch` (same event earlier in this batch), `lease_lost` (this run claimed it but lost the
  * claim — it lapsed, or could not be renewed — before sending it: not sent here), `bypassed`
  * (store unreachable, fail-open: sent without a claim), `unavailable` (store unreachable,
- * fail-closed: nothing claimed, nothing sent), `off` (no store configured).
+ * fail-closed: nothing claimed, nothing sent), `held` (a send with an unknown outcome on a
+ * platform that may count a resend twice: marked held, so re-runs do not resend it unless
+ * After an Unknown Outcome is Resend), `off` (no store configured).
  */
 export type DedupState =
 	| 'claimed'
@@ -26,6 +29,7 @@ export type DedupState =
 	| 'lease_lost'
 	| 'bypassed'
 	| 'unavailable'
+	| 'held'
 	| 'off';
 
 export interface ItemResult {
@@ -184,10 +188,18 @@ export interface DispatchOptions<Config, Payload> {
 	dryRun?: boolean;
 	includePayload?: boolean;
 	/**
-	 * How long to wait for another run's live claim on the same event to settle (default 10 s)
-	 * before failing the item as retryable.
+	 * How long to wait for another run's live claim on the same event to settle before failing
+	 * the item as retryable. Default: the claim lease plus 2 s (at most 120 s), so a crashed
+	 * run's claim has expired before the wait ends (inFlightWaitFor).
 	 */
 	inFlightWaitMs?: number;
+	/**
+	 * What to do with an event whose send had an unknown outcome (the request went out, no
+	 * answer came back): `auto` (default) resends it with the same id only where the platform
+	 * drops such a resend, else holds it; `hold` never resends; `resend` always does, and also
+	 * sends events earlier runs held. See docs/dedup.md#unknown-outcomes.
+	 */
+	afterUnknownOutcome?: UnknownOutcomePolicy;
 	clock?: () => number;
 	sleep?: (ms: number) => Promise<void>;
 }

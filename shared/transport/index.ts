@@ -1,9 +1,10 @@
-export { Transport, classifyHttpStatus, DEFAULT_RETRY_POLICY } from './transport';
+export { Transport, classifyHttpStatus, classifyNetworkError, DEFAULT_RETRY_POLICY } from './transport';
 export type {
 	Classifier,
 	HttpExecutor,
 	HttpRequest,
 	HttpResponse,
+	NetworkErrorClass,
 	RetryPolicy,
 	TransportLogger,
 	TransportOptions,

@@ -69,6 +69,14 @@ export interface TransportOptions {
 	sleep?: (ms: number) => Promise<void>;
 	random?: () => number;
 	clock?: () => number;
+	/**
+	 * Whether to resend a request whose outcome is unknown — it went out and no answer came back
+	 * (timed out, connection reset or closed after sending). Default true. The dispatch sets it
+	 * per platform: only where the platform drops a resend of the same event id
+	 * (shared/dispatch/outcome.ts). Failures that surely never reached the platform (refused
+	 * connection, unknown host, TLS handshake) are retried either way.
+	 */
+	resendUnknownOutcomes?: boolean;
 }
 
 /** The final answer for one logical request, after retries. Never throws for HTTP/network failures. */
@@ -82,20 +90,53 @@ export type TransportResult =
 			message: string;
 			response?: HttpResponse;
 			attempts: number;
+			/**
+			 * The request went out and no answer came back on some attempt: the platform may
+			 * have it. Without `resendUnknownOutcomes` the transport stops at the first such one.
+			 */
+			outcomeUnknown?: boolean;
 	  };
 
-const NETWORK_RETRY_CODES = new Set([
-	'ECONNRESET',
+/**
+ * Network errors raised before the request could reach the platform: nothing was sent, so a
+ * retry can never make a second copy. DNS, routing, a refused connection, a connect timeout,
+ * a TLS handshake that failed (the body is only written after it).
+ */
+const NOT_SENT_CODES = new Set([
 	'ECONNREFUSED',
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'EPIPE',
 	'EAI_AGAIN',
 	'ENETUNREACH',
+	'ENETDOWN',
 	'EHOSTUNREACH',
+	'EHOSTDOWN',
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
+	'EPROTO',
+]);
+
+/** Errors after which the request may have reached the platform: the answer was lost. */
+const UNKNOWN_CODES = new Set([
+	'ECONNRESET',
+	'EPIPE',
+	'ECONNABORTED',
+	'ETIMEDOUT',
 	'UND_ERR_SOCKET',
 ]);
+
+/**
+ * What a failed attempt without a response means:
+ *  - `not_sent`: it surely never reached the platform — safe to retry on every platform;
+ *  - `unknown`: it may have (timeout, reset or hang-up after connecting) — retried only where
+ *    the platform drops a resend of the same event id;
+ *  - `permanent`: retrying cannot help (an unknown host, a certificate that fails, a bad URL);
+ *    never sent either.
+ */
+export type NetworkErrorClass = 'not_sent' | 'unknown' | 'permanent';
+
+export function classifyNetworkError(code: string, detail: string): NetworkErrorClass {
+	if (NOT_SENT_CODES.has(code) || /^ERR_SSL_/.test(code)) return 'not_sent';
+	if (UNKNOWN_CODES.has(code) || /timeout|socket hang up/i.test(detail)) return 'unknown';
+	return 'permanent';
+}
 
 let axiosInstance: AxiosInstance | undefined;
 
@@ -169,14 +210,22 @@ export class Transport {
 	private readonly sleep: (ms: number) => Promise<void>;
 	private readonly random: () => number;
 	private readonly clock: () => number;
+	private readonly resendUnknown: boolean;
 
 	constructor(private readonly options: TransportOptions = {}) {
+		this.resendUnknown = options.resendUnknownOutcomes ?? true;
 		this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
 		this.timeoutMs = options.timeoutMs ?? 15_000;
 		this.sleep = options.sleep ?? realSleep;
 		this.random = options.random ?? Math.random;
 		this.clock = options.clock ?? Date.now;
 		this.execute = options.executor ?? axiosExecutor;
+	}
+
+	/** The same transport (executor, policy, logger), resending unknown outcomes or not. */
+	withUnknownOutcomes(resend: boolean): Transport {
+		if (resend === this.resendUnknown) return this;
+		return new Transport({ ...this.options, resendUnknownOutcomes: resend });
 	}
 
 	async request(
@@ -187,6 +236,7 @@ export class Transport {
 		const started = this.clock();
 		const { maxRetries, maxTotalMs } = this.policy;
 		let attempt = 0;
+		let unknown = false;
 		for (;;) {
 			attempt++;
 			const outcome = await this.attempt(request, classify, secrets);
@@ -198,7 +248,20 @@ export class Transport {
 					message: outcome.message,
 					response: outcome.response,
 					attempts: attempt,
+					...(unknown ? { outcomeUnknown: true } : {}),
 				};
+			}
+			if (outcome.kind === 'unknown') {
+				unknown = true;
+				if (!this.resendUnknown) {
+					return {
+						ok: false,
+						failure: 'retryable',
+						message: `${outcome.message} (not resent: the request may have reached the platform)`,
+						attempts: attempt,
+						outcomeUnknown: true,
+					};
+				}
 			}
 			const elapsed = this.clock() - started;
 			const delay =
@@ -217,6 +280,7 @@ export class Transport {
 					message: `${outcome.message} (${why})`,
 					response: outcome.response,
 					attempts: attempt,
+					...(unknown ? { outcomeUnknown: true } : {}),
 				};
 			}
 			this.options.logger?.warn(
@@ -233,7 +297,7 @@ export class Transport {
 	): Promise<
 		| { kind: 'ok'; response: HttpResponse }
 		| {
-				kind: 'retry' | 'throttle' | 'permanent';
+				kind: 'retry' | 'throttle' | 'permanent' | 'unknown';
 				message: string;
 				response?: HttpResponse;
 				retryAfterMs?: number;
@@ -250,10 +314,8 @@ export class Transport {
 			const message = timedOut
 				? `no response within ${request.timeoutMs ?? this.timeoutMs} ms`
 				: `network error${code ? ` ${code}` : ''}: ${detail}`;
-			if (timedOut || NETWORK_RETRY_CODES.has(code) || /socket hang up/i.test(detail)) {
-				return { kind: 'retry', message };
-			}
-			return { kind: 'permanent', message };
+			const kind = classifyNetworkError(code, detail);
+			return { kind: kind === 'not_sent' ? 'retry' : kind, message };
 		}
 		const safe: HttpResponse = { ...response, data: scrubValue(response.data, secrets) };
 		const verdict = classify(safe);

@@ -55,9 +55,16 @@ describe('8 processes racing over overlapping leads, 20 rounds', () => {
 			});
 		}
 		const items = [...dispatched.values()];
-		// Anything that failed (another process's claim outlived the 10 s wait) is sent by one
-		// recovery re-run; a lead sent already must not go out again.
-		const rerun = status.failed ? await processes[0].dispatch(items) : undefined;
+		// Anything that failed (another process's claim outlived the in-flight wait) is sent by one
+		// recovery re-run; a lead sent already must not go out again. On 2 shared cores the
+		// stand-in can reset a connection under this load: Meta's events are then held (an
+		// unknown outcome), and the recovery re-run resends them as a user would after checking
+		// Meta's events manager (After an Unknown Outcome: Resend); the stand-in's log still
+		// counts every event id exactly once.
+		const held = dedup.held ?? 0;
+		const rerun = status.failed
+			? await processes[0].dispatch(items, held ? { afterUnknownOutcome: 'resend' } : {})
+			: undefined;
 
 		// Counted from the stand-in's log first: every event id exactly once.
 		await h.record(
@@ -68,7 +75,7 @@ describe('8 processes racing over overlapping leads, 20 rounds', () => {
 				done: `${PROCESSES} OS processes dispatching overlapping sets of ${LEADS.toLocaleString('en-US')} leads at the same moment (half in reverse order), ${ROUNDS} rounds, each round overlapping the last: ${(PROCESSES * LEADS * ROUNDS).toLocaleString('en-US')} items`,
 				expected:
 					'every event id reaches the stand-in exactly once; every other item is a duplicate',
-				details: { status, dedup, errors, sentPerProcess, rerun },
+				details: { status, dedup, errors, sentPerProcess, rerun, heldThenResent: held },
 			},
 			items,
 			{ errorsReported: status.failed ?? 0, rerunSent: rerun?.status.sent ?? 0 },
@@ -76,7 +83,11 @@ describe('8 processes racing over overlapping leads, 20 rounds', () => {
 		expect(items).toHaveLength((ROUNDS - 1) * ROUND_STEP + (PROCESSES - 1) * STAGGER + LEADS);
 		expect(status.sent + (rerun?.status.sent ?? 0)).toBe(items.length);
 		expect(
-			Object.keys(errors).every((e) => e.startsWith('retryable: another run claimed this event')),
+			Object.keys(errors).every(
+				(e) =>
+					e.startsWith('retryable: another run claimed this event') ||
+					/\(not resent: the request may have reached the platform\)$/.test(e),
+			),
 		).toBe(true);
 	});
 });

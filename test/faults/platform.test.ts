@@ -50,22 +50,30 @@ const ROWS = {
 	'platform-reset': {
 		order: 90,
 		scenario: 'Connection reset',
-		done: '3 connections reset by the platform before it accepted anything, on a dispatch of 2,000 (2 batches)',
-		expected: 'retried, every event delivered once',
+		done: 'the platform reset the connection of each of 2 batches (2,000 leads) after reading the request headers, before accepting anything; re-run; re-run with After an Unknown Outcome: Resend',
+		expected:
+			'Meta: not resent — from the client a reset after sending cannot be told from a lost answer — so held (outcome_unknown); the re-run sends nothing and says held; the Resend re-run delivers every event once',
 	},
 	'platform-ambiguous-dropped': {
 		order: 100,
 		scenario: 'Accepted, connection dropped (ambiguous)',
-		done: 'the platform accepted the batch of 1,000 and dropped the connection instead of answering, on all 4 attempts; re-run',
+		done: 'the platform accepted the batch of 1,000 and dropped the connection instead of answering; re-run',
 		expected:
-			'fails retryable, nothing marked sent (no answer = not acknowledged); the re-run resends the same 1,000 event ids, answered this time',
+			'Meta may count a resend twice: one delivery, not resent in the run; items outcome_unknown, held (nothing marked sent); the re-run sends nothing and says held',
+	},
+	'platform-ambiguous-resend': {
+		order: 105,
+		scenario: 'Accepted, connection dropped, Resend',
+		done: 'as above with After an Unknown Outcome: Resend (what TikTok and Google get by default: they drop a resend of the same id), dropped on all 4 attempts; re-run',
+		expected:
+			'fails retryable, nothing marked sent; the re-run resends the same 1,000 event ids, answered this time',
 	},
 	'platform-ambiguous-timeout': {
 		order: 110,
 		scenario: 'Accepted, no answer (ambiguous)',
-		done: 'the platform accepted a batch of 1,000 and never answered; the 10 s request timeout ran out',
+		done: 'the platform accepted a batch of 1,000 and never answered; the 10 s request timeout ran out; re-run',
 		expected:
-			'retried: the same 1,000 event ids resent, answered, recorded as sent once; the re-run sends nothing',
+			'Meta: not resent after the timeout; items outcome_unknown, held; the re-run sends nothing and says held',
 	},
 } as const;
 
@@ -187,35 +195,93 @@ describe('the platform failing: 5xx, 429, resets, lost answers', () => {
 		expect(waits).toEqual([]);
 	});
 
-	it('connection resets before the platform reads the request: retried, delivered once', async () => {
-		const items = leadItems(2000, (i) => crmLead(5000 + i), 'Lead');
-		const { faulted, waits } = await faultedThenRerun('platform-reset', items, [
-			{ kind: 'reset' },
-			{ kind: 'reset' },
-			{ kind: 'reset' },
+	/**
+	 * An unknown outcome on Meta (which may count a resend twice): the faulted run sends each
+	 * batch once and holds it; the re-run sends nothing and says held; an audit after each run.
+	 */
+	const heldThenRerun = async (items: DispatchItem[], faults: Fault[]) => {
+		h.standIn.queueFaults(faults);
+		const faulted = await h.run(items);
+		expect(await h.audit()).toBe(0);
+		const requests = h.standIn.requests.length;
+		const rerun = await h.run(items);
+		expect(await h.audit()).toBe(0);
+		expect(h.standIn.requests).toHaveLength(requests);
+		expect(statusCounts(rerun)).toEqual({ skipped: items.length });
+		expect(rerun.every((r) => r.dedup === 'held' && r.outcome_unknown === true)).toBe(true);
+		expect(rerun[0].error).toMatch(
+			/^not sent: an earlier run sent this event and got no answer \(outcome unknown\), so meta may have it already\. It is held, not resent .*events manager.*After an Unknown Outcome → Resend/,
+		);
+		expect(h.standIn.pendingFaults()).toBe(0);
+		return { faulted, rerun };
+	};
+
+	const expectHeld = (faulted: ItemResult[], error: RegExp) => {
+		expect(statusCounts(faulted)).toEqual({ failed: faulted.length });
+		expect(faulted.every((r) => r.outcome_unknown === true && r.dedup === 'held')).toBe(true);
+		expect(faulted[0]).toMatchObject({ retryable: false, error: expect.stringMatching(error) });
+		expect(faulted[0].warnings).toEqual([
+			expect.stringMatching(
+				/^outcome unknown: the request went out and no answer came back, so meta may have this event already\. It is held, not resent \(meta may count a resend twice\): check the platform's events manager .*: Meta documents .* \(UNCONFIRMED\)$/,
+			),
 		]);
-		expect(statusCounts(faulted)).toEqual({ sent: 2000 });
-		expect(waits).toHaveLength(3);
+	};
+
+	it('connection reset after the request went out (Meta): not resent, held; the re-run says held; Resend delivers once', async () => {
+		const items = leadItems(2000, (i) => crmLead(5000 + i), 'Lead');
+		const { faulted } = await heldThenRerun(items, [{ kind: 'reset' }, { kind: 'reset' }]);
+		expectHeld(
+			faulted,
+			/^network error .*\(not resent: the request may have reached the platform\)$/,
+		);
+		// The stand-in accepted nothing: these events are at risk until the user resends them.
+		expect(h.standIn.received).toHaveLength(0);
+		const resent = await h.run(items, { afterUnknownOutcome: 'resend' });
+		expect(statusCounts(resent)).toEqual({ sent: 2000 });
+		await h.record({ id: 'platform-reset', ...ROWS['platform-reset'] }, items, {
+			errorsReported: 2000,
+			rerunSent: 2000,
+		});
 	});
 
-	it('accepted, then the connection drops on every attempt (ambiguous): fails retryable, nothing marked sent; the re-run resends the same events with the same ids', async () => {
+	it('accepted, then the connection drops (ambiguous, Meta): delivered once, not resent, held; the re-run sends nothing and says held', async () => {
 		const items = leadItems(1000, (i) => crmLead(6000 + i), 'Lead');
-		const { faulted, rerun } = await faultedThenRerun(
-			'platform-ambiguous-dropped',
-			items,
-			Array.from({ length: ATTEMPTS }, () => ({ kind: 'accept-reset' })),
+		const { faulted, rerun } = await heldThenRerun(items, [{ kind: 'accept-reset' }]);
+		expectHeld(
+			faulted,
+			/^network error .*\(not resent: the request may have reached the platform\)$/,
 		);
+		expect(h.standIn.requests).toHaveLength(1);
+		const deliveries = countBy(
+			h.standIn.received.map((r: { event: { event_id: string } }) => r.event.event_id),
+		);
+		expect(new Set(Object.values(deliveries))).toEqual(new Set([1]));
+		expect(Object.keys(deliveries).sort()).toEqual(faulted.map((r) => r.event_id).sort());
+		await h.record(
+			{ id: 'platform-ambiguous-dropped', ...ROWS['platform-ambiguous-dropped'] },
+			items,
+			runCounts(faulted, rerun),
+		);
+	});
+
+	it('accepted, then the connection drops on every attempt, with Resend (the TikTok/Google default): fails retryable, nothing marked sent; the re-run resends the same events with the same ids', async () => {
+		const items = leadItems(1000, (i) => crmLead(6500 + i), 'Lead');
+		const resend = { afterUnknownOutcome: 'resend' as const };
+		h.standIn.queueFaults(Array.from({ length: ATTEMPTS }, () => ({ kind: 'accept-reset' })));
+		const faulted = await h.run(items, { transport: fastTransport(), ...resend });
+		expect(await h.audit()).toBe(0);
+		const rerun = await h.run(items, resend);
 		expect(statusCounts(faulted)).toEqual({ failed: 1000 });
+		expect(statusCounts(rerun)).toEqual({ sent: 1000 });
 		expect(faulted[0]).toMatchObject({
 			retryable: true,
 			outcome_unknown: true,
+			dedup: 'released',
 			error: expect.stringMatching(/^network error.*\(gave up after 4 attempts\)$/),
 		});
-		// Each item says the platform may have it, and that Meta may count a resend twice.
-		expect(faulted.every((r) => r.outcome_unknown === true)).toBe(true);
 		expect(faulted[0].warnings).toEqual([
 			expect.stringMatching(
-				/^outcome unknown: the request went out and no answer came back, so meta may have this event already\. A retry resends it with the same event id \(never lost\), and meta may count it twice: Meta documents .* \(UNCONFIRMED\)$/,
+				/^outcome unknown: .* A retry resends it with the same event id \(After an Unknown Outcome: Resend\), and meta may count it twice: Meta documents .* \(UNCONFIRMED\)$/,
 			),
 		]);
 		// The stand-in has each event 5 times (4 unanswered, the re-run's answered), always the
@@ -225,17 +291,29 @@ describe('the platform failing: 5xx, 429, resets, lost answers', () => {
 		);
 		expect(new Set(Object.values(deliveries))).toEqual(new Set([ATTEMPTS + 1]));
 		expect(sameEventEverywhere(rerun, h.standIn.received)).toBe(true);
+		expect(h.standIn.pendingFaults()).toBe(0);
+		await h.record(
+			{ id: 'platform-ambiguous-resend', ...ROWS['platform-ambiguous-resend'] },
+			items,
+			runCounts(faulted, rerun),
+		);
 	});
 
-	it('accepted, then no answer at all (ambiguous, timeout): resent with the same ids after the 10 s request timeout, acknowledged, recorded once', async () => {
+	it('accepted, then no answer at all (ambiguous, timeout, Meta): not resent after the 10 s request timeout, held; the re-run sends nothing', async () => {
 		const items = leadItems(1000, (i) => crmLead(7000 + i), 'Lead');
-		const { faulted } = await faultedThenRerun('platform-ambiguous-timeout', items, [
-			{ kind: 'accept-hang' },
-		]);
-		expect(statusCounts(faulted)).toEqual({ sent: 1000 });
-		expect(h.standIn.requests).toHaveLength(2);
+		const { faulted, rerun } = await heldThenRerun(items, [{ kind: 'accept-hang' }]);
+		expectHeld(
+			faulted,
+			/^no response within 10000 ms \(not resent: the request may have reached the platform\)$/,
+		);
+		expect(h.standIn.requests).toHaveLength(1);
 		expect(h.standIn.requests[0].answeredAt).toBeUndefined();
-		expect(sameEventEverywhere(faulted, h.standIn.received)).toBe(true);
+		expect(h.standIn.received).toHaveLength(1000);
+		await h.record(
+			{ id: 'platform-ambiguous-timeout', ...ROWS['platform-ambiguous-timeout'] },
+			items,
+			runCounts(faulted, rerun),
+		);
 	});
 });
 

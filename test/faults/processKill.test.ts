@@ -8,7 +8,10 @@ import { leadItems } from '../support/senderHarness';
 
 /** The claim lease here (production: 30 s), so that the dead run's claims expire within the test. */
 const LEASE_MS = 3_000;
-/** How long a re-run waits for a live claim here (production: 10 s). */
+/**
+ * How long the first re-run waits for a live claim here, to see the dead run's claims live
+ * (production default: the lease + 2 s, which outlasts a crashed run's claims — see the last test).
+ */
 const IN_FLIGHT_WAIT_MS = 500;
 const options = { claimTtlMs: LEASE_MS, inFlightWaitMs: IN_FLIGHT_WAIT_MS };
 
@@ -49,7 +52,7 @@ describe('a dispatching process killed mid-dispatch', () => {
 		expect(whileClaimed.status).toEqual({ sent: 1000, failed: 4000 });
 		expect(whileClaimed.dedup).toEqual({ claimed: 1000, in_flight: 4000 });
 		expect(Object.keys(whileClaimed.errors)).toEqual([
-			`retryable: another run claimed this event and has not settled it within 1 s; nothing was sent here. If that run crashed, its claim expires within ${LEASE_MS / 1000} s and a retry sends the event`,
+			`retryable: another run claimed this event and has not settled it within 1 s; nothing was sent here. If that run crashed, its claim expires within ${LEASE_MS / 1000} s of its last renewal: retry after that and the event is sent`,
 		]);
 		expect(await h.audit()).toBe(0);
 		await until(
@@ -130,6 +133,35 @@ describe('a dispatching process killed mid-dispatch', () => {
 				errorsReported: whileClaimed.status.failed ?? 0,
 				rerunSent: (whileClaimed.status.sent ?? 0) + (afterExpiry.status.sent ?? 0),
 			},
+		);
+	});
+
+	it("killed before the platform accepted; a retry at once with the default in-flight wait (lease + 2 s) outlasts the dead run's claims and sends everything once: nothing in_flight", async () => {
+		const items = leadItems(5000, (i) => crmLead(90_000 + i), 'Lead');
+		const survivor = await h.dispatcher();
+		h.standIn.queueFaults(Array.from({ length: 4 }, () => ({ kind: 'hang' })));
+		const killedAt = await killWithFourAtPlatform(items, () => 4 - h.standIn.pendingFaults());
+		expect(h.standIn.received).toHaveLength(0);
+
+		// No inFlightWaitMs: the default waits the lease out.
+		const retry = await survivor.dispatch(items, { claimTtlMs: LEASE_MS });
+		const doneAfterMs = Date.now() - killedAt;
+		expect(retry.status).toEqual({ sent: 5000 });
+		expect(retry.dedup).toEqual({ claimed: 5000 });
+		expect(doneAfterMs).toBeLessThan(LEASE_MS + 2_000 + 10_000);
+		expect(h.standIn.received).toHaveLength(5000);
+
+		await h.record(
+			{
+				id: 'process-killed-retry-waits',
+				order: 121,
+				scenario: 'Retry at once after a kill, default in-flight wait',
+				done: `SIGKILL of a dispatching process while 4 of its 5 batches were at a platform that had not accepted them (claim lease ${LEASE_MS / 1000} s); a retry in another process at once, with the default in-flight wait (the lease + 2 s)`,
+				expected:
+					"the retry waits out the dead run's claims instead of failing them in_flight, and sends all 5,000 once; nothing lost, nothing twice",
+			},
+			items,
+			{ errorsReported: 0, rerunSent: retry.status.sent ?? 0 },
 		);
 	});
 });

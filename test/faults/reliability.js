@@ -38,6 +38,7 @@ const COLUMNS = [
 	{ header: 'Lost', key: 'lost', rule: 'zero' },
 	{ header: 'Resent after a lost answer', key: 'resentAfterLostAnswer', rule: 'free' },
 	{ header: 'Marked sent, never acknowledged', key: 'markedSentUnacknowledged', rule: 'zero' },
+	{ header: 'Held (outcome unknown)', key: 'held', rule: 'same' },
 	{ header: 'Errors reported', key: 'errorsReported', rule: 'free' },
 	{ header: 'Re-run sent', key: 'rerunSent', rule: 'free' },
 	{ header: 'Requests', key: 'requests', rule: 'free' },

@@ -79,6 +79,34 @@ describe.each([
 		expect(again.outcomes).toEqual(['sent', 'claimed', 'claimed']);
 	});
 
+	it('holds a key after an unknown outcome: later claims find it held, not free, until one asks to take it', async () => {
+		const run = await h.store.claimBatch([key('ha'), key('hb'), key('hc')], HOUR);
+		const settled = await h.store.settleBatch(run.token, {
+			commit: [key('ha')],
+			hold: [key('hb')],
+			release: [key('hc')],
+			committedTtlMs: HOUR,
+		});
+		expect(settled).toEqual({ committed: 1, held: 1, released: 1, notOwned: [] });
+		// Past the claim lease, the held marker lasts (the committed TTL).
+		await h.expire(50);
+		const later = await h.other().claimBatch([key('ha'), key('hb'), key('hc')], 50);
+		expect(later.outcomes).toEqual(['sent', 'held', 'claimed']);
+		// The old run's renewal does not extend it; a stranger cannot hold another's claim.
+		expect(await h.store.renewClaims(run.token, [key('hb')], HOUR)).toEqual(['taken']);
+		const stranger = await h.other().settleBatch('not-the-owner', {
+			commit: [],
+			hold: [key('hc')],
+			release: [],
+			committedTtlMs: HOUR,
+		});
+		expect(stranger.notOwned).toEqual([key('hc')]);
+		// A run that resends unknown outcomes takes it, and then owns it like any claim.
+		const resend = await h.other().claimBatch([key('hb')], HOUR, undefined, { takeHeld: true });
+		expect(resend.outcomes).toEqual(['claimed']);
+		expect((await h.other().claimBatch([key('hb')], HOUR)).outcomes).toEqual(['in_flight']);
+	});
+
 	it('lets a run re-claim its own keys with its token', async () => {
 		const mine = await h.store.claimBatch([key('own')], HOUR);
 		expect((await h.other().claimBatch([key('own')], HOUR, mine.token)).outcomes).toEqual(['claimed']);

@@ -250,6 +250,38 @@ describe.each(cases)('$label node: execute() with a mocked n8n context', (c) => 
 		expect(standIn.received).toHaveLength(1);
 	});
 
+	it('a lost answer (accepted, connection dropped): resent with the same ids where the platform drops resends, else held; After an Unknown Outcome → Resend sends held events', async () => {
+		const dropsResends = /TikTok|Google/.test(c.label);
+		const items = leads(2);
+		const queueFaults = standIn.queueFaults as (faults: Array<{ kind: string }>) => void;
+		queueFaults([{ kind: 'accept-reset' }]);
+		if (dropsResends) {
+			const { outputs } = await runExecute(c.node, items, setup());
+			expect(json(outputs[0]).map((r) => r.status)).toEqual(['sent', 'sent']);
+			// The first request landed without an answer, the resend was acknowledged: TikTok's
+			// stand-in logs both copies (TikTok drops the second), Google's keeps one per order id.
+			expect(standIn.received).toHaveLength(c.label.startsWith('TikTok') ? 4 : 2);
+			return;
+		}
+		// Stop Workflow: the error says the event is held and how to send it anyway.
+		const { error } = await executeError(c.node, items, setup());
+		expect(error.context?.itemIndex).toBe(0);
+		expect(error.description).toMatch(
+			/it is held, so retrying the execution does not send it again\. Check the platform's events manager/,
+		);
+		expect(standIn.received).toHaveLength(2);
+		const rerun = json((await runExecute(c.node, items, setup())).outputs[0]);
+		expect(rerun.map((r) => [r.status, r.dedup, r.outcome_unknown])).toEqual([
+			['skipped', 'held', true],
+			['skipped', 'held', true],
+		]);
+		expect(standIn.received).toHaveLength(2);
+		const resend = setup({ params: { options: { afterUnknownOutcome: 'resend' } } });
+		const resent = json((await runExecute(c.node, items, resend)).outputs[0]);
+		expect(resent.map((r) => r.status)).toEqual(['sent', 'sent']);
+		expect(standIn.received).toHaveLength(4);
+	});
+
 	it(`a credential without ${c.missing.field} is a NodeOperationError naming it; nothing is sent`, async () => {
 		const broken = { ...c.credential(standIn), [c.missing.field]: '' };
 		const credentials = { [c.credentialType]: broken };

@@ -17,7 +17,7 @@ const core = require(path.join(__dirname, '..', '..', 'dist', 'shared', 'index.j
 /**
  * @typedef {{ redisUrl: string, standInUrl: string, token: string, pixelId: string,
  *   keyPrefix: string, retry?: object, commandTimeoutMs?: number }} Setup
- * @typedef {{ claimTtlMs?: number, inFlightWaitMs?: number, concurrency?: number }} Options
+ * @typedef {{ claimTtlMs?: number, inFlightWaitMs?: number, concurrency?: number, afterUnknownOutcome?: 'auto' | 'hold' | 'resend' }} Options
  */
 
 /** @type {Setup} */

@@ -26,6 +26,7 @@ export interface DispatcherSetup {
 export interface DispatchRunOptions {
 	claimTtlMs?: number;
 	inFlightWaitMs?: number;
+	afterUnknownOutcome?: 'auto' | 'hold' | 'resend';
 	concurrency?: number;
 }
 

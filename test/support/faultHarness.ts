@@ -13,6 +13,7 @@ import {
 import {
 	deliveryLedger,
 	leadEventIds,
+	markedHeld,
 	markedSent,
 	measure,
 	recordFigures,
@@ -145,7 +146,8 @@ export function faultHarness(
 		);
 		const ledger = deliveryLedger(standIn, expected);
 		const sent = await markedSent(admin, prefix);
-		const measured = measure(ledger, sent, expected, counts);
+		const held = await markedHeld(admin, prefix);
+		const measured = measure(ledger, sent, expected, counts, held);
 		measured.markedSentUnacknowledged = Math.max(
 			measured.markedSentUnacknowledged,
 			markedUnacknowledged,

@@ -128,3 +128,10 @@ export const GOOGLE_ADJUSTMENT_TIME_WINDOW: EventTimeWindow = {
 	seconds: GOOGLE_ADJUSTMENT_TIME_UNBOUNDED_SECONDS,
 	basis: 'unconfirmed',
 };
+
+/**
+ * Whether Google drops a resend of the same conversion: yes — a second click conversion with
+ * the same order id is refused ORDER_ID_ALREADY_IN_USE (reported duplicate), and Data Manager
+ * treats the same transaction id as the same event (docs/dedup.md#unknown-outcomes).
+ */
+export const GOOGLE_DROPS_RESENT_EVENT_ID = true;

@@ -70,3 +70,11 @@ export const META_LDU_COUNTRY_US = 1;
 export const META_CRM_EVENT_SOURCE = 'crm';
 export const META_LEAD_ID_ATTRIBUTE = 'meta_lead_id';
 export const META_LEAD_ID_PATTERN = /^\d{15,17}$/;
+
+/**
+ * Whether Meta drops a resend of a server event with the same event_id (what makes resending
+ * after an unknown outcome safe). UNCONFIRMED: Meta documents event_id + event_name dedup
+ * between the pixel/app and the Conversions API within 48 h, not between two server events
+ * (docs/dedup.md#unknown-outcomes). So: no.
+ */
+export const META_DROPS_RESENT_EVENT_ID = false;

@@ -96,3 +96,10 @@ export const MICROSOFT_PURCHASE_PAGE_TYPE = 'purchase';
 
 /** Where a purchase's `customData.transactionId` comes from (first key present); never invented. */
 export const MICROSOFT_TRANSACTION_ID_ATTRIBUTES = ['transaction_id', 'order_id'] as const;
+
+/**
+ * Whether Microsoft drops a resend of a UET Conversions API event with the same eventId.
+ * UNCONFIRMED: Microsoft's guide states no API↔API dedup; integrators describe eventId dedup
+ * between the UET tag and the API only (docs/dedup.md#unknown-outcomes). So: no.
+ */
+export const MICROSOFT_DROPS_RESENT_EVENT_ID = false;

@@ -71,3 +71,10 @@ export const PINTEREST_EVENT_BY_STATE: Readonly<Record<LeadState, string>> = {
 
 /** `custom_data.opt_out_type` for Limited Data Processing. */
 export const PINTEREST_LDP = 'LDP';
+
+/**
+ * Whether Pinterest drops a resend of an API event with the same event_id. UNCONFIRMED:
+ * Pinterest documents event_id dedup between the tag and the API only, and none for offline
+ * events (docs/dedup.md#unknown-outcomes). So: no.
+ */
+export const PINTEREST_DROPS_RESENT_EVENT_ID = false;

@@ -71,3 +71,10 @@ export const TIKTOK_STANDARD_EVENTS = [
 	'SubmitForm',
 	'Subscribe',
 ] as const;
+
+/**
+ * Whether TikTok drops a resend of an Events API event with the same event_id: yes — TikTok
+ * documents dedup of the same event + event_id within 48 h, API↔API included
+ * (docs/dedup.md#unknown-outcomes).
+ */
+export const TIKTOK_DROPS_RESENT_EVENT_ID = true;

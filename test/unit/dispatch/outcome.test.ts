@@ -56,6 +56,12 @@ describe('unknown outcomes', () => {
 		expect(unknownOutcomeWarning('tiktok')).toMatch(
 			/which is safe: TikTok drops .* within 48 hours$/,
 		);
-		expect(unknownOutcomeWarning('meta')).toMatch(/meta may count it twice: .*\(UNCONFIRMED\)$/);
+		expect(unknownOutcomeWarning('meta')).toMatch(/It is held, not resent .*: .*\(UNCONFIRMED\)$/);
+		expect(unknownOutcomeWarning('meta', 'resend')).toMatch(
+			/meta may count it twice: .*\(UNCONFIRMED\)$/,
+		);
+		expect(unknownOutcomeWarning('meta', 'unheld')).toMatch(
+			/not resent in this run .* but no dedup claim holds it \(dedup off or bypassed\): a re-run sends it again/,
+		);
 	});
 });
