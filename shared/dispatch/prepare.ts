@@ -1,9 +1,10 @@
+import { readEventContext } from '../events/context';
 import { matchQualityScore, normalizeIdentity, renderIdentity } from '../identity';
 import type { Candidate, RunState } from './runState';
 
 /**
- * Stage 2, prepare: the identity normalized and rendered for the platform, the event context,
- * then the platform's builder. Returns the payload, or null when the item fails or is skipped
+ * Stage 2, prepare: the identity normalized and rendered for the platform, the event context
+ * (consent, LDU, value, page URL, California) read once, then the platform's builder. Returns the payload, or null when the item fails or is skipped
  * on its own merits (its result says why).
  */
 export function prepareEvent<Config, Payload>(
@@ -26,6 +27,7 @@ export function prepareEvent<Config, Payload>(
 			eventTime: c.eventTime,
 			identity,
 			user,
+			event: readEventContext(c.item.record, { identity }),
 		},
 		run.config,
 	);

@@ -1,4 +1,5 @@
 import type { DedupStore } from '../dedup/types';
+import type { EventContext } from '../events/context';
 import type { EventTimeWindow, EventWindowPolicy } from '../events/eventTime';
 import type { NormalizedIdentity, PlatformIdentity } from '../identity';
 import type { Transport } from '../transport/transport';
@@ -68,6 +69,11 @@ export interface BuildContext {
 	identity: NormalizedIdentity;
 	/** The identity rendered with this platform's profile (hashed where it hashes). */
 	user: PlatformIdentity;
+	/**
+	 * Consent, Limited Data Use, value, page URL and California, read once per lead in the
+	 * prepare stage (readEventContext): builders map these and never re-read the record for them.
+	 */
+	event: EventContext;
 }
 
 export type BuildOutcome<Payload> =

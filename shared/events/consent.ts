@@ -18,12 +18,15 @@ export function readConsent(raw: unknown): ConsentSignal | undefined {
 	return undefined;
 }
 
-/** Reads a value's amount and ISO 4217 currency; never guesses either. */
-export function readValue(raw: { amount?: unknown; currency?: unknown } | undefined): {
+/** A value's amount and ISO 4217 currency (both or neither), and what was wrong with them. */
+export interface ValueReading {
 	amount?: number;
 	currency?: string;
 	warnings: string[];
-} {
+}
+
+/** Reads a value's amount and ISO 4217 currency; never guesses either. */
+export function readValue(raw: { amount?: unknown; currency?: unknown } | undefined): ValueReading {
 	const warnings: string[] = [];
 	if (!raw || typeof raw !== 'object') return { warnings };
 	let amount: number | undefined;
@@ -77,17 +80,21 @@ export function consentRegion(record: LeadRecord): ConsentRegion {
 export interface LeadConsentReading {
 	adUserData?: ConsentSignal;
 	adPersonalization?: ConsentSignal;
+	/** consent.limited_data_use: the lead asked for Limited Data Use (see limitedDataUseFor). */
+	limitedDataUse?: ConsentSignal;
 	/** Neither ad_user_data nor ad_personalization says anything. */
 	noSignal: boolean;
 	region: ConsentRegion;
 }
 
 export function readLeadConsent(record: LeadRecord): LeadConsentReading {
-	const adUserData = readConsent(record.consent?.ad_user_data);
-	const adPersonalization = readConsent(record.consent?.ad_personalization);
+	const consent = record.consent;
+	const adUserData = readConsent(consent?.ad_user_data);
+	const adPersonalization = readConsent(consent?.ad_personalization);
 	return {
 		adUserData,
 		adPersonalization,
+		limitedDataUse: readConsent(consent?.limited_data_use),
 		noSignal: adUserData === undefined && adPersonalization === undefined,
 		region: consentRegion(record),
 	};

@@ -7,5 +7,18 @@ export type {
 	EventTimeWindow,
 } from './eventTime';
 export { readConsent, readValue, readLeadConsent, consentRegion } from './consent';
-export type { ConsentSignal, ConsentRegion, LeadConsentReading } from './consent';
-export { readPageUrl, isCaliforniaLead } from './context';
+export type { ConsentSignal, ConsentRegion, LeadConsentReading, ValueReading } from './consent';
+export {
+	readPageUrl,
+	isCaliforniaLead,
+	readEventContext,
+	consentDeniedSkip,
+	limitedDataUseFor,
+	CONSENT_DENIED_SKIP_REASON,
+} from './context';
+export type {
+	EventContext,
+	EventContextOptions,
+	ConsentDeniedRule,
+	LimitedDataUseSetting,
+} from './context';

@@ -74,7 +74,7 @@ export function adjustmentRefusal(
 		return `the conversion is ${days} days old: Google takes adjustments only up to ${GOOGLE_ADJUSTMENT_WINDOW_SECONDS / DAY_SECONDS} days after the conversion (CONVERSION_EXPIRED); adjust it in Google Ads instead`;
 	}
 	if (adjustment === 'restatement') {
-		const value = readValue(context.record.value);
+		const value = context.event.value;
 		if (value.amount === undefined || value.currency === undefined)
 			return 'a restatement needs value.amount and value.currency (the new value of the conversion)';
 	}
@@ -109,7 +109,7 @@ function buildAdjustment(
 	nowMs: number,
 	clientKey?: string,
 ): BuildOutcome<GoogleConversionAdjustment> {
-	const warnings = [...readValue(context.record.value).warnings];
+	const warnings = [...context.event.value.warnings];
 	const refusal = adjustmentRefusal(context, adjustment, nowMs);
 	if (refusal) return { ok: false, status: 'skipped', reason: refusal, matchKeys: [], warnings };
 	const payload: GoogleConversionAdjustment = {
@@ -122,7 +122,7 @@ function buildAdjustment(
 		),
 	};
 	if (adjustment === 'restatement') {
-		const value = readValue(context.record.value);
+		const value = context.event.value;
 		payload.restatementValue = { adjustedValue: value.amount!, currencyCode: value.currency! };
 	}
 	return { ok: true, payload, matchKeys: ['orderId'], warnings };

@@ -1,6 +1,6 @@
-import { readLeadConsent, type ConsentRegion } from '../../events/consent';
+import type { ConsentRegion, LeadConsentReading } from '../../events/consent';
 import type { EventTimeWindow } from '../../events/eventTime';
-import type { LeadRecord, LeadState } from '../../types';
+import type { LeadState } from '../../types';
 
 /**
  * Google Ads click conversion upload facts (../shared/docs/platforms.md §4), in one place.
@@ -81,8 +81,7 @@ export const GOOGLE_NO_SIGNAL_RULE: Readonly<Record<ConsentRegion, GoogleUserDat
 	unknown: 'send',
 };
 
-export function googleUserDataGate(record: LeadRecord): GoogleUserDataGate {
-	const consent = readLeadConsent(record);
+export function googleUserDataGate(consent: LeadConsentReading): GoogleUserDataGate {
 	if (consent.adUserData === 'denied') return 'denied';
 	if (consent.adUserData === 'granted') return 'send';
 	return GOOGLE_NO_SIGNAL_RULE[consent.region];

@@ -1,5 +1,4 @@
 import type { PlatformAdapter } from '../../dispatch/types';
-import { readValue } from '../../events';
 import {
 	adjustmentRefusal,
 	adjustmentSeconds,
@@ -44,7 +43,7 @@ export function dataManagerRestatementAdapter(
 		eventTimeWindow: GOOGLE_ADJUSTMENT_TIME_WINDOW,
 		buildEvent(context, config) {
 			const nowMs = now();
-			const value = readValue(context.record.value);
+			const value = context.event.value;
 			const refusal = adjustmentRefusal(context, 'restatement', nowMs);
 			if (refusal) {
 				return {
@@ -52,7 +51,7 @@ export function dataManagerRestatementAdapter(
 					status: 'skipped',
 					reason: refusal,
 					matchKeys: [],
-					warnings: value.warnings,
+					warnings: [...value.warnings],
 				};
 			}
 			const built = buildDataManagerEvent(context, config);

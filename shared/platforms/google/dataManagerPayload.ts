@@ -1,5 +1,9 @@
 import type { BuildContext, BuildOutcome } from '../../dispatch/types';
-import { readConsent, type ConsentSignal } from '../../events/consent';
+import {
+	readLeadConsent,
+	type ConsentSignal,
+	type LeadConsentReading,
+} from '../../events/consent';
 import {
 	hashSha256,
 	isSha256Hex,
@@ -167,14 +171,14 @@ function shapeUserData(
 
 /** The Identity Normalizer's view: what an Event for this lead says about the person. */
 export function dataManagerUserData(user: PlatformIdentity, record: LeadRecord): Shaped {
-	return shapeUserData(user, undefined, googleUserDataGate(record));
+	return shapeUserData(user, undefined, googleUserDataGate(readLeadConsent(record)));
 }
 
-function consentOf(record: LeadRecord): DataManagerEvent['consent'] {
+function consentOf(consent: LeadConsentReading): DataManagerEvent['consent'] {
 	const status = (signal: ConsentSignal | undefined): DataManagerConsentStatus | undefined =>
 		signal === undefined ? undefined : signal === 'granted' ? 'CONSENT_GRANTED' : 'CONSENT_DENIED';
-	const adUserData = status(readConsent(record.consent?.ad_user_data));
-	const adPersonalization = status(readConsent(record.consent?.ad_personalization));
+	const adUserData = status(consent.adUserData);
+	const adPersonalization = status(consent.adPersonalization);
 	if (!adUserData && !adPersonalization) return undefined;
 	return {
 		...(adUserData ? { adUserData } : {}),
@@ -186,8 +190,8 @@ export function buildDataManagerEvent(
 	context: BuildContext,
 	config: GoogleDataManagerConfig,
 ): BuildOutcome<DataManagerEvent> {
-	const { record, user } = context;
-	const gate = googleUserDataGate(record);
+	const { event: lead, user } = context;
+	const gate = googleUserDataGate(lead.consent);
 	const shaped = shapeUserData(user, context.identity, gate);
 	const { data, matchKeys } = shaped;
 	const warnings = [...user.warnings, ...shaped.warnings];
@@ -221,12 +225,12 @@ export function buildDataManagerEvent(
 		eventSource: config.eventSource ?? DATA_MANAGER_DEFAULT_EVENT_SOURCE,
 		...data,
 	};
-	const value = conversionValueOf(record, context.eventName, warnings);
+	const value = conversionValueOf(lead.value, context.eventName, warnings);
 	if (value) {
 		event.conversionValue = value.amount;
 		event.currency = value.currency;
 	}
-	const consent = consentOf(record);
+	const consent = consentOf(lead.consent);
 	if (consent) event.consent = consent;
 	if (config.partialConversionActionId) {
 		event.destinationReferences = [

@@ -1,5 +1,5 @@
 import type { BuildContext, BuildOutcome } from '../../dispatch/types';
-import { readConsent, readValue } from '../../events/consent';
+import { readLeadConsent, type ValueReading } from '../../events/consent';
 import type { PlatformIdentity } from '../../identity';
 import type { LeadRecord } from '../../types';
 import type { GoogleAdsConfig } from './config';
@@ -112,7 +112,7 @@ export function googleUserData(
 	user: PlatformIdentity,
 	record: LeadRecord,
 ): { data: GoogleUserData; matchKeys: string[]; warnings: string[] } {
-	return googleIdentity(user, googleUserDataGate(record));
+	return googleIdentity(user, googleUserDataGate(readLeadConsent(record)));
 }
 
 /**
@@ -120,11 +120,10 @@ export function googleUserData(
  * undefined, with a warning for a purchase: values are never guessed.
  */
 export function conversionValueOf(
-	record: LeadRecord,
+	value: ValueReading,
 	eventName: string,
 	warnings: string[],
 ): { amount: number; currency: string } | undefined {
-	const value = readValue(record.value);
 	warnings.push(...value.warnings);
 	if (value.amount !== undefined && value.currency !== undefined) {
 		return { amount: value.amount, currency: value.currency };
@@ -141,9 +140,9 @@ export function buildGoogleClickConversion(
 	context: BuildContext,
 	config: GoogleAdsConfig,
 ): BuildOutcome<GoogleClickConversion> {
-	const { record, user } = context;
-	const adUserData = readConsent(record.consent?.ad_user_data);
-	const gate = googleUserDataGate(record);
+	const { event: lead, user } = context;
+	const adUserData = lead.consent.adUserData;
+	const gate = googleUserDataGate(lead.consent);
 	const identity = googleIdentity(user, gate);
 	const { data, matchKeys } = identity;
 	const warnings = [...user.warnings, ...identity.warnings];
@@ -184,7 +183,7 @@ export function buildGoogleClickConversion(
 		...data,
 	};
 
-	const value = conversionValueOf(record, context.eventName, warnings);
+	const value = conversionValueOf(lead.value, context.eventName, warnings);
 	if (value) {
 		conversion.conversionValue = value.amount;
 		conversion.currencyCode = value.currency;

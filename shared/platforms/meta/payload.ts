@@ -1,5 +1,4 @@
-import { readConsent, readValue } from '../../events/consent';
-import { isCaliforniaLead, readPageUrl } from '../../events/context';
+import { consentDeniedSkip, limitedDataUseFor } from '../../events/context';
 import type { BuildContext, BuildOutcome } from '../../dispatch/types';
 import type { IdentityField, PlatformIdentity } from '../../identity';
 import {
@@ -77,20 +76,12 @@ export function buildMetaEvent(
 	context: BuildContext,
 	config: MetaConfig,
 ): BuildOutcome<MetaServerEvent> {
-	const { record, user } = context;
+	const { event: lead, user } = context;
 	const warnings = [...user.warnings];
 	const { data: userData, matchKeys } = metaUserData(user);
 
-	if (readConsent(record.consent?.ad_user_data) === 'denied') {
-		return {
-			ok: false,
-			status: 'skipped',
-			reason:
-				'consent.ad_user_data is denied: the lead did not agree to their data being sent for advertising',
-			matchKeys,
-			warnings,
-		};
-	}
+	const denied = consentDeniedSkip(lead, 'skip');
+	if (denied) return { ok: false, status: 'skipped', reason: denied, matchKeys, warnings };
 	if (matchKeys.length === 0) {
 		return {
 			ok: false,
@@ -114,7 +105,7 @@ export function buildMetaEvent(
 		};
 	}
 
-	const pageUrl = readPageUrl(record.source?.page_url);
+	const pageUrl = lead.pageUrl;
 	const hasUserAgent = Boolean(userData.client_user_agent);
 	let actionSource: MetaActionSource;
 	if (config.actionSource === 'auto') {
@@ -143,10 +134,9 @@ export function buildMetaEvent(
 		user_data: userData,
 	};
 	if (pageUrl) event.event_source_url = pageUrl;
-	const referrer = readPageUrl(record.source?.referrer);
-	if (referrer) event.referrer_url = referrer;
+	if (lead.referrer) event.referrer_url = lead.referrer;
 
-	const value = readValue(record.value);
+	const value = lead.value;
 	warnings.push(...value.warnings);
 	if (value.amount !== undefined && value.currency !== undefined) {
 		event.custom_data = { value: value.amount, currency: value.currency };
@@ -161,13 +151,12 @@ export function buildMetaEvent(
 		};
 	}
 
-	if (readConsent(record.consent?.ad_personalization) === 'denied') event.opt_out = true;
+	if (lead.consent.adPersonalization === 'denied') event.opt_out = true;
 
-	const lduFromRecord = readConsent(record.consent?.limited_data_use) === 'granted';
-	const california = config.limitedDataUse !== 'never' && isCaliforniaLead(context.identity, record);
+	const california = config.limitedDataUse !== 'never' && lead.california;
 	if (config.limitedDataUse === 'never') {
 		event.data_processing_options = [];
-	} else if (config.limitedDataUse === 'always' || lduFromRecord || california) {
+	} else if (limitedDataUseFor(lead, config.limitedDataUse)) {
 		event.data_processing_options = ['LDU'];
 		// 1/1000 = USA/California; 0/0 = let Meta geolocate from the IP address.
 		event.data_processing_options_country = california ? META_LDU_COUNTRY_US : 0;

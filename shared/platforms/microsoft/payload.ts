@@ -1,5 +1,5 @@
-import { readConsent, readLeadConsent, readValue } from '../../events/consent';
-import { readPageUrl } from '../../events/context';
+import type { LeadConsentReading } from '../../events/consent';
+import { consentDeniedSkip } from '../../events/context';
 import type { BuildContext, BuildOutcome, PlatformUserData } from '../../dispatch/types';
 import type { IdentityField, PlatformIdentity } from '../../identity';
 import type { LeadRecord } from '../../types';
@@ -151,10 +151,9 @@ export function microsoftUserData(
  *    Switzerland and when the country is unknown, G elsewhere).
  */
 export function adStorageConsentFor(
-	record: LeadRecord,
+	consent: LeadConsentReading,
 	unknown: MicrosoftUnknownConsent = MICROSOFT_UNKNOWN_CONSENT_DEFAULT,
 ): MicrosoftAdStorageConsent {
-	const consent = readLeadConsent(record);
 	if (consent.adUserData === 'denied' || consent.adPersonalization === 'denied') return 'D';
 	if (consent.adUserData === 'granted' || consent.adPersonalization === 'granted') return 'G';
 	return unknown === 'auto' ? MICROSOFT_NO_SIGNAL_AD_STORAGE[consent.region] : unknown;
@@ -168,20 +167,12 @@ export function buildMicrosoftEvent(
 	context: BuildContext,
 	config: MicrosoftConfig,
 ): BuildOutcome<MicrosoftEvent> {
-	const { record, user } = context;
+	const { record, event: lead, user } = context;
 	const { data: userData, matchKeys, warnings: userWarnings } = microsoftUserData(user, record);
 	const warnings = [...user.warnings, ...userWarnings];
 
-	if (readConsent(record.consent?.ad_user_data) === 'denied') {
-		return {
-			ok: false,
-			status: 'skipped',
-			reason:
-				'consent.ad_user_data is denied: the lead did not agree to their data being sent for advertising',
-			matchKeys,
-			warnings,
-		};
-	}
+	const denied = consentDeniedSkip(lead, 'skip');
+	if (denied) return { ok: false, status: 'skipped', reason: denied, matchKeys, warnings };
 	if (!MICROSOFT_IDENTIFYING_KEYS.some((key) => userData[key] !== undefined)) {
 		return {
 			ok: false,
@@ -192,7 +183,7 @@ export function buildMicrosoftEvent(
 		};
 	}
 
-	const pageUrl = readPageUrl(record.source?.page_url);
+	const { pageUrl, referrer } = lead;
 	if (config.eventType === 'pageLoad' && !pageUrl) {
 		return {
 			ok: false,
@@ -204,7 +195,6 @@ export function buildMicrosoftEvent(
 		};
 	}
 
-	const referrer = readPageUrl(record.source?.referrer);
 	// Keys in the documented order, so a raw request reads like Microsoft's examples. A page load
 	// is the page itself: only custom events carry the goal's action name.
 	const event: MicrosoftEvent = {
@@ -214,12 +204,12 @@ export function buildMicrosoftEvent(
 		eventTime: context.eventTime,
 		...(pageUrl ? { eventSourceUrl: pageUrl } : {}),
 		...(referrer ? { referrerUrl: referrer } : {}),
-		adStorageConsent: adStorageConsentFor(record, config.unknownConsent),
+		adStorageConsent: adStorageConsentFor(lead.consent, config.unknownConsent),
 		userData,
 	};
 
 	const customData: MicrosoftCustomData = {};
-	const value = readValue(record.value);
+	const value = lead.value;
 	warnings.push(...value.warnings);
 	if (value.amount !== undefined && value.currency !== undefined) {
 		customData.value = value.amount;

@@ -1,5 +1,4 @@
-import { readConsent, readValue } from '../../events/consent';
-import { isCaliforniaLead, readPageUrl } from '../../events/context';
+import { consentDeniedSkip, limitedDataUseFor } from '../../events/context';
 import type { BuildContext, BuildOutcome } from '../../dispatch/types';
 import type { IdentityField, PlatformIdentity } from '../../identity';
 import { PINTEREST_LDP, type PinterestActionSource, type PinterestEventName } from './constants';
@@ -84,7 +83,7 @@ export function buildPinterestEvent(
 	context: BuildContext,
 	config: PinterestConfig,
 ): BuildOutcome<PinterestEvent> {
-	const { record, user } = context;
+	const { event: lead, user } = context;
 	const warnings = [...user.warnings];
 	const { data: userData, matchKeys } = pinterestUserData(user);
 	const refuse = (status: 'skipped' | 'failed', reason: string): BuildOutcome<PinterestEvent> => ({
@@ -95,12 +94,8 @@ export function buildPinterestEvent(
 		warnings,
 	});
 
-	if (readConsent(record.consent?.ad_user_data) === 'denied') {
-		return refuse(
-			'skipped',
-			'consent.ad_user_data is denied: the lead did not agree to their data being sent for advertising',
-		);
-	}
+	const denied = consentDeniedSkip(lead, 'skip');
+	if (denied) return refuse('skipped', denied);
 	if (!hasRequiredIdentity(userData)) {
 		const has = matchKeys.length
 			? `only ${matchKeys.join(', ')}`
@@ -118,7 +113,7 @@ export function buildPinterestEvent(
 		);
 	}
 
-	const pageUrl = readPageUrl(record.source?.page_url);
+	const pageUrl = lead.pageUrl;
 	const actionSource: PinterestActionSource =
 		config.actionSource === 'auto'
 			? pageUrl && userData.client_user_agent
@@ -134,10 +129,10 @@ export function buildPinterestEvent(
 		user_data: userData,
 	};
 	if (pageUrl) event.event_source_url = pageUrl;
-	if (readConsent(record.consent?.ad_personalization) === 'denied') event.opt_out = true;
+	if (lead.consent.adPersonalization === 'denied') event.opt_out = true;
 
 	const customData: PinterestCustomData = {};
-	const value = readValue(record.value);
+	const value = lead.value;
 	warnings.push(...value.warnings);
 	if (value.amount !== undefined && value.currency !== undefined) {
 		customData.value = String(value.amount);
@@ -148,22 +143,9 @@ export function buildPinterestEvent(
 		);
 	}
 	if (wire.label) customData.content_name = wire.label;
-	if (limitedDataProcessing(context, config)) customData.opt_out_type = PINTEREST_LDP;
+	if (limitedDataUseFor(lead, config.limitedDataProcessing))
+		customData.opt_out_type = PINTEREST_LDP;
 	if (Object.keys(customData).length > 0) event.custom_data = customData;
 
 	return { ok: true, payload: event, matchKeys, warnings };
-}
-
-function limitedDataProcessing(context: BuildContext, config: PinterestConfig): boolean {
-	switch (config.limitedDataProcessing) {
-		case 'never':
-			return false;
-		case 'always':
-			return true;
-		default:
-			return (
-				readConsent(context.record.consent?.limited_data_use) === 'granted' ||
-				isCaliforniaLead(context.identity, context.record)
-			);
-	}
 }

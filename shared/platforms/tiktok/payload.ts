@@ -1,6 +1,5 @@
 import type { BuildContext, BuildOutcome, PlatformUserData } from '../../dispatch/types';
-import { readConsent, readValue } from '../../events/consent';
-import { isCaliforniaLead, readPageUrl } from '../../events/context';
+import { consentDeniedSkip, limitedDataUseFor } from '../../events/context';
 import type { IdentityField, PlatformIdentity } from '../../identity';
 import type { LeadRecord } from '../../types';
 import type { TiktokConfig } from './config';
@@ -132,32 +131,19 @@ export function readTiktokLeadId(record: LeadRecord): { value?: string; warning?
  * LDU; TikTok documents the flag, not who needs it); Always / Never: as chosen.
  */
 export function tiktokLimitedDataUse(context: BuildContext, config: TiktokConfig): boolean {
-	if (config.limitedDataUse === 'always') return true;
-	if (config.limitedDataUse === 'never') return false;
-	return (
-		readConsent(context.record.consent?.limited_data_use) === 'granted' ||
-		isCaliforniaLead(context.identity, context.record)
-	);
+	return limitedDataUseFor(context.event, config.limitedDataUse);
 }
 
 export function buildTiktokEvent(
 	context: BuildContext,
 	config: TiktokConfig,
 ): BuildOutcome<TiktokEvent> {
-	const { record, user } = context;
+	const { record, event: leadContext, user } = context;
 	const warnings = [...user.warnings, ...extraValueWarnings(user)];
 	const { data: userData, matchKeys } = tiktokUserData(user);
 
-	if (readConsent(record.consent?.ad_user_data) === 'denied') {
-		return {
-			ok: false,
-			status: 'skipped',
-			reason:
-				'consent.ad_user_data is denied: the lead did not agree to their data being sent for advertising',
-			matchKeys,
-			warnings,
-		};
-	}
+	const denied = consentDeniedSkip(leadContext, 'skip');
+	if (denied) return { ok: false, status: 'skipped', reason: denied, matchKeys, warnings };
 
 	const crm = config.eventSource === 'crm';
 	const leadIdRead = crm ? readTiktokLeadId(record) : {};
@@ -174,11 +160,10 @@ export function buildTiktokEvent(
 		};
 	}
 
-	const pageUrl = readPageUrl(record.source?.page_url);
-	const referrer = readPageUrl(record.source?.referrer);
+	const { pageUrl, referrer } = leadContext;
 	const page = pageUrl ? { url: pageUrl, ...(referrer ? { referrer } : {}) } : undefined;
 
-	const value = readValue(record.value);
+	const value = leadContext.value;
 	warnings.push(...value.warnings);
 	const properties =
 		value.amount !== undefined && value.currency !== undefined

@@ -1,3 +1,4 @@
+import { readEventContext } from '../../../shared/events/context';
 import { deriveEventId } from '../../../shared/events';
 import { normalizeIdentity, renderIdentity } from '../../../shared/identity';
 import {
@@ -65,6 +66,7 @@ function build(record: LeadRecord, eventName = 'lead', overrides: Partial<Google
 			eventTime: EVENT_TIME,
 			identity,
 			user: renderIdentity(identity, 'google'),
+			event: readEventContext(record, { identity }),
 		},
 		cfg,
 	);

@@ -1,3 +1,4 @@
+import { readEventContext } from '../../../shared/events/context';
 import type { BuildContext, ItemResult } from '../../../shared/dispatch/types';
 import { normalizeIdentity, renderIdentity } from '../../../shared/identity';
 import {
@@ -57,6 +58,7 @@ function context(
 		eventTime,
 		identity,
 		user: renderIdentity(identity, 'google'),
+		event: readEventContext(record, { identity }),
 	};
 }
 

@@ -1,3 +1,4 @@
+import { readEventContext } from '../../../shared/events/context';
 import { deriveEventId } from '../../../shared/events';
 import { normalizeIdentity, renderIdentity } from '../../../shared/identity';
 import {
@@ -46,6 +47,7 @@ function build(
 			eventTime: EVENT_TIME,
 			identity,
 			user: renderIdentity(identity, 'google'),
+			event: readEventContext(record, { identity }),
 		},
 		config(overrides),
 	);

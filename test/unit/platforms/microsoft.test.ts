@@ -1,3 +1,5 @@
+import { readLeadConsent } from '../../../shared/events/consent';
+import { readEventContext } from '../../../shared/events/context';
 import { createHash } from 'node:crypto';
 import { dispatch } from '../../../shared/dispatch';
 import { normalizeIdentity, renderIdentity } from '../../../shared/identity';
@@ -40,6 +42,7 @@ function build(record: LeadRecord, eventName = 'lead', overrides: Partial<Micros
 			eventTime: 1_796_018_400,
 			identity,
 			user: renderIdentity(identity, 'microsoft'),
+			event: readEventContext(record, { identity }),
 		},
 		config(overrides),
 	);
@@ -246,7 +249,7 @@ describe('buildMicrosoftEvent: consent', () => {
 		[{}, 'G', 'G'],
 		[undefined, 'G', 'G'],
 	] as const)('%j with unknown → %s gives adStorageConsent %s', (consent, unknown, expected) => {
-		expect(adStorageConsentFor({ consent }, unknown)).toBe(expected);
+		expect(adStorageConsentFor(readLeadConsent({ consent }), unknown)).toBe(expected);
 	});
 
 	it.each([

@@ -1,3 +1,4 @@
+import { readEventContext } from '../../../shared/events/context';
 import { createHash } from 'node:crypto';
 import { deriveEventId } from '../../../shared/events';
 import { normalizeIdentity, renderIdentity } from '../../../shared/identity';
@@ -42,6 +43,7 @@ function build(record: LeadRecord, eventName = 'lead', overrides: Partial<Pinter
 			eventTime: NOW_S,
 			identity,
 			user: renderIdentity(identity, 'pinterest'),
+			event: readEventContext(record, { identity }),
 		},
 		config(overrides),
 	);

@@ -1,3 +1,4 @@
+import { readEventContext } from '../../../shared/events/context';
 import { createHash } from 'node:crypto';
 import { dispatch, Transport, type ItemResult } from '../../../shared';
 import { normalizeIdentity, renderIdentity } from '../../../shared/identity';
@@ -42,6 +43,7 @@ function build(
 			eventTime: 1_796_000_000,
 			identity,
 			user: renderIdentity(identity, 'tiktok'),
+			event: readEventContext(record, { identity }),
 		},
 		config(overrides),
 	);
