@@ -1,5 +1,5 @@
 import type { BuildContext, BuildOutcome } from '../../dispatch/types';
-import { readConsent, readValue } from '../../events/consent';
+import { consentDeniedSkip } from '../../events/context';
 import { parseTimeMs } from '../../events/eventTime';
 import type { LeadRecord } from '../../types';
 import type { MetaConfig } from './config';
@@ -101,14 +101,8 @@ export function buildMetaCrmEvent(
 	const { record } = context;
 	const warnings = [...context.user.warnings];
 	const { data, matchKeys } = metaUserData(context.user);
-	if (readConsent(record.consent?.ad_user_data) === 'denied') {
-		return refuse(
-			'skipped',
-			'consent.ad_user_data is denied: the lead did not agree to their data being sent for advertising',
-			matchKeys,
-			warnings,
-		);
-	}
+	const denied = consentDeniedSkip(context.event, 'skip');
+	if (denied) return refuse('skipped', denied, matchKeys, warnings);
 	const leadEventSource = config.leadEventSource?.trim();
 	if (!leadEventSource) {
 		return refuse(
@@ -147,7 +141,7 @@ export function buildMetaCrmEvent(
 		event_source: META_CRM_EVENT_SOURCE,
 		lead_event_source: leadEventSource,
 	};
-	const value = readValue(record.value);
+	const { value } = context.event;
 	warnings.push(...value.warnings);
 	if (value.amount !== undefined && value.currency !== undefined) {
 		customData.value = value.amount;
@@ -161,6 +155,6 @@ export function buildMetaCrmEvent(
 		user_data: userData,
 		custom_data: customData,
 	};
-	if (readConsent(record.consent?.ad_personalization) === 'denied') event.opt_out = true;
+	if (context.event.consent.adPersonalization === 'denied') event.opt_out = true;
 	return { ok: true, payload: event, matchKeys: keys, warnings };
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readEventContext } from '../../../shared/events/context';
 import { normalizeIdentity, renderIdentity } from '../../../shared/identity';
 import { metaAdapter, readMetaLeadId, type MetaConfig } from '../../../shared/platforms/meta';
 import type { LeadRecord } from '../../../shared/types';
@@ -29,6 +30,7 @@ function build(record: LeadRecord, overrides: Partial<MetaConfig> = {}, eventNam
 			eventTime: NOW,
 			identity,
 			user: renderIdentity(identity, 'meta'),
+			event: readEventContext(record, { identity }),
 		},
 		config(overrides),
 	);
