@@ -1,3 +1,4 @@
+import type { BuildOutcome } from '../../dispatch/types';
 import type { ConsentRegion, LeadConsentReading } from '../../events/consent';
 import type { EventTimeWindow } from '../../events/eventTime';
 import type { LeadState } from '../../types';
@@ -62,6 +63,26 @@ export const GOOGLE_PARTIAL_WITHOUT_ACTION_REASON =
 /** Is this event a partial lead (the label "From Lead State" gives the partial state)? */
 export function isGooglePartialEvent(eventName: string): boolean {
 	return eventName === GOOGLE_EVENT_BY_STATE.partial;
+}
+
+/**
+ * A partial lead with no partial-lead conversion action is skipped (both APIs): Google would
+ * count it as a conversion of the completed-lead action. Null when it may go.
+ */
+export function partialLeadSkip<Payload>(
+	partial: boolean,
+	partialAction: string | undefined,
+	matchKeys: string[],
+	warnings: string[],
+): BuildOutcome<Payload> | null {
+	if (!partial || partialAction) return null;
+	return {
+		ok: false,
+		status: 'skipped',
+		reason: GOOGLE_PARTIAL_WITHOUT_ACTION_REASON,
+		matchKeys,
+		warnings,
+	};
 }
 
 /**

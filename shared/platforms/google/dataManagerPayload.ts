@@ -13,11 +13,11 @@ import {
 import type { LeadRecord } from '../../types';
 import { conversionValueOf } from './payload';
 import {
-	GOOGLE_PARTIAL_WITHOUT_ACTION_REASON,
 	GOOGLE_WITHHELD_SKIP_REASON,
 	googleUserDataGate,
 	googleWithheldWarning,
 	isGooglePartialEvent,
+	partialLeadSkip,
 	type GoogleUserDataGate,
 } from './constants';
 import {
@@ -196,15 +196,8 @@ export function buildDataManagerEvent(
 	const { data, matchKeys } = shaped;
 	const warnings = [...user.warnings, ...shaped.warnings];
 	const partial = isGooglePartialEvent(context.eventName);
-	if (partial && !config.partialConversionActionId) {
-		return {
-			ok: false,
-			status: 'skipped',
-			reason: GOOGLE_PARTIAL_WITHOUT_ACTION_REASON,
-			matchKeys,
-			warnings,
-		};
-	}
+	const skip = partialLeadSkip<DataManagerEvent>(partial, config.partialConversionActionId, matchKeys, warnings);
+	if (skip) return skip;
 	if (!data.adIdentifiers && !data.userData) {
 		const withheldContact =
 			gate !== 'send' && Boolean(user.values.email?.length || user.values.phone?.length);

@@ -6,11 +6,11 @@ import type { GoogleAdsConfig } from './config';
 import {
 	GOOGLE_EVENT_BY_STATE,
 	GOOGLE_MAX_USER_IDENTIFIERS,
-	GOOGLE_PARTIAL_WITHOUT_ACTION_REASON,
 	GOOGLE_WITHHELD_SKIP_REASON,
 	googleUserDataGate,
 	googleWithheldWarning,
 	isGooglePartialEvent,
+	partialLeadSkip,
 	type GoogleConsentStatus,
 	type GoogleUserDataGate,
 } from './constants';
@@ -147,15 +147,8 @@ export function buildGoogleClickConversion(
 	const { data, matchKeys } = identity;
 	const warnings = [...user.warnings, ...identity.warnings];
 	const partial = isGooglePartialEvent(context.eventName);
-	if (partial && !config.partialConversionAction) {
-		return {
-			ok: false,
-			status: 'skipped',
-			reason: GOOGLE_PARTIAL_WITHOUT_ACTION_REASON,
-			matchKeys,
-			warnings,
-		};
-	}
+	const skip = partialLeadSkip<GoogleClickConversion>(partial, config.partialConversionAction, matchKeys, warnings);
+	if (skip) return skip;
 
 	const hasClickId = Boolean(data.gclid || data.gbraid || data.wbraid);
 	if (!hasClickId && !data.userIdentifiers) {
