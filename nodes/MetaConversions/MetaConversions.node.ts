@@ -7,13 +7,18 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { meta, metaAdapter } from '../../shared';
-import { leadCapiRedisConnectionTest, leadCapiMetaApiTest } from '../common/credentialTests';
+import {
+	leadCapiOutboxKeyTest,
+	leadCapiRedisConnectionTest,
+	leadCapiMetaApiTest,
+} from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
 	eventSubtitle,
 	leadInputProperties,
 	senderOptions,
+	outboxProperties,
 } from '../common/descriptions';
 import { executeSender, type SenderSpec } from '../common/executeSender';
 
@@ -44,15 +49,15 @@ const metaSpec: SenderSpec<meta.MetaConfig, meta.MetaServerEvent> = {
 
 /** The standard events of the Event parameter (display name and the value sent). */
 const STANDARD_EVENTS: INodePropertyOptions[] = [
-		{ name: 'Complete Registration', value: 'CompleteRegistration' },
-		{ name: 'Contact', value: 'Contact' },
-		{ name: 'Lead', value: 'Lead' },
-		{ name: 'Purchase', value: 'Purchase' },
-		{ name: 'Schedule', value: 'Schedule' },
-		{ name: 'Start Trial', value: 'StartTrial' },
-		{ name: 'Submit Application', value: 'SubmitApplication' },
-		{ name: 'Subscribe', value: 'Subscribe' },
-	];
+	{ name: 'Complete Registration', value: 'CompleteRegistration' },
+	{ name: 'Contact', value: 'Contact' },
+	{ name: 'Lead', value: 'Lead' },
+	{ name: 'Purchase', value: 'Purchase' },
+	{ name: 'Schedule', value: 'Schedule' },
+	{ name: 'Start Trial', value: 'StartTrial' },
+	{ name: 'Submit Application', value: 'SubmitApplication' },
+	{ name: 'Subscribe', value: 'Subscribe' },
+];
 
 /**
  * Meta Conversions API sender. Programmatic rather than declarative: it batches, hashes,
@@ -79,6 +84,12 @@ export class MetaConversions implements INodeType {
 				required: true,
 				testedBy: 'leadCapiRedisConnectionTest',
 				displayOptions: { show: { dedupStore: ['redis'] } },
+			},
+			{
+				name: 'leadCapiOutboxApi',
+				required: false,
+				testedBy: 'leadCapiOutboxKeyTest',
+				displayOptions: { show: { dedupStore: ['redis'], retryLater: ['outbox'] } },
 			},
 		],
 		properties: [
@@ -112,6 +123,7 @@ export class MetaConversions implements INodeType {
 			},
 			...leadInputProperties,
 			...dedupProperties,
+			...outboxProperties,
 			senderOptions([
 				{
 					displayName: 'Limited Data Use',
@@ -147,7 +159,11 @@ export class MetaConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiRedisConnectionTest, leadCapiMetaApiTest },
+		credentialTest: {
+			leadCapiOutboxKeyTest,
+			leadCapiRedisConnectionTest,
+			leadCapiMetaApiTest,
+		},
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -239,7 +239,8 @@ const commonOptions: INodeProperties[] = [
 		name: 'dryRun',
 		type: 'boolean',
 		default: false,
-		description: 'Whether to only build the exact payloads and return them, without claiming or sending anything',
+		description:
+			'Whether to only build the exact payloads and return them, without claiming or sending anything',
 	},
 	{
 		displayName: 'Event Window Policy',
@@ -249,7 +250,8 @@ const commonOptions: INodeProperties[] = [
 			{
 				name: 'Clamp to Window',
 				value: 'clamp',
-				description: 'Send events older than the platform window with the oldest accepted time (warning)',
+				description:
+					'Send events older than the platform window with the oldest accepted time (warning)',
 			},
 			{
 				name: 'Skip',
@@ -310,3 +312,29 @@ export function senderOptions(platformOptions: INodeProperties[]): INodeProperti
 		options,
 	};
 }
+
+/** Senders with Redis dedup queue retryable failures in the encrypted outbox (docs/outbox.md). */
+export const outboxProperties: INodeProperties[] = [
+	{
+		displayName: 'Retry Failed Sends Later',
+		name: 'retryLater',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Queue in Outbox',
+				value: 'outbox',
+				description:
+					'An event the platform cannot take now (down, throttled) is kept, encrypted, in Redis and sent by the Lead CAPI Outbox Trigger later; needs an Outbox Key credential',
+			},
+			{
+				name: 'Off',
+				value: 'off',
+				description:
+					'Such events are output as failed (retryable); re-run the execution to send them',
+			},
+		],
+		default: 'outbox',
+		displayOptions: { show: { dedupStore: ['redis'] } },
+	},
+];

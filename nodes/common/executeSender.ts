@@ -25,6 +25,7 @@ import {
 } from '../../shared';
 import { resolveStore } from './dedupStores';
 import { n8nExecutor } from './n8nExecutor';
+import { readDrained, resolveSenderOutbox, settleOutbox, type RunOutbox } from './outboxes';
 
 /** What a sender node adds to the common path: its adapter, credential and event naming. */
 export interface SenderSpec<Config, Payload> {
@@ -227,20 +228,24 @@ export async function executeSender<Config, Payload>(
 	});
 	// What the whole run needs (credentials, the platform config, the dedup store). When it
 	// fails, nothing can be sent: with On Error "Continue" every item says why, else the node fails.
-	let setup: { config: Config; store: DedupStore | null; keyPrefix: string };
+	let setup: { config: Config; store: DedupStore | null; keyPrefix: string; outbox: RunOutbox };
 	try {
 		const credentials = await ctx.getCredentials(spec.credentialName);
 		const config = await spec.readConfig(ctx, credentials, options, transport);
 		const resolved = dryRun
 			? { store: null, keyPrefix: undefined }
-			: await resolveStore(ctx, ctx.getNodeParameter('dedupStore', 0) as 'redis' | 'memory' | 'off');
+			: await resolveStore(
+					ctx,
+					ctx.getNodeParameter('dedupStore', 0) as 'redis' | 'memory' | 'off',
+				);
 		let keyPrefix: string;
 		try {
 			keyPrefix = namespacedPrefix(resolved.keyPrefix, options.clientKey);
 		} catch (error) {
 			throw new NodeOperationError(ctx.getNode(), errorMessage(error));
 		}
-		setup = { config, store: resolved.store, keyPrefix };
+		const outbox = await resolveSenderOutbox(ctx, keyPrefix, dryRun);
+		setup = { config, store: resolved.store, keyPrefix, outbox };
 	} catch (error) {
 		if (!ctx.continueOnFail()) {
 			// n8n's own errors (from readConfig, getCredentials) keep their context as they are.
@@ -266,6 +271,17 @@ export async function executeSender<Config, Payload>(
 	}
 	const { config, store, keyPrefix } = setup;
 	const dispatchItems = readItems(ctx, spec, items, options);
+	// Events drained from the outbox are sent as they were built; retryable failures are queued.
+	const destination = spec.adapter.destinationId(config);
+	const opened = await readDrained(
+		setup.outbox,
+		spec.adapter,
+		destination,
+		items,
+		dispatchItems,
+		Date.now(),
+	);
+	const built = new Map<number, unknown>();
 
 	const results = await dispatch(dispatchItems, {
 		adapter: spec.adapter,
@@ -274,7 +290,9 @@ export async function executeSender<Config, Payload>(
 		store,
 		keyPrefix,
 		...dispatchOptions(options),
+		onRetryable: (index, payload) => built.set(index, payload),
 	});
+	await settleOutbox(setup.outbox, spec.adapter as never, results, built, opened, Date.now());
 	await spec.afterDispatch?.(results, { store, keyPrefix });
 
 	if (!ctx.continueOnFail()) {

@@ -39,6 +39,7 @@ describe('outbox encryption (AES-256-GCM)', () => {
 				} catch (error) {
 					return (error as OutboxDecryptError).reason;
 				}
+				return 'opened';
 			})(),
 		).toBe('wrong_key');
 	});
