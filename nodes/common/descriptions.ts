@@ -337,4 +337,21 @@ export const outboxProperties: INodeProperties[] = [
 		default: 'outbox',
 		displayOptions: { show: { dedupStore: ['redis'] } },
 	},
+	{
+		displayName: 'Deliver',
+		name: 'deliver',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Now', value: 'now', description: 'Send in this execution' },
+			{
+				name: 'Via Outbox',
+				value: 'outbox',
+				description:
+					'Queue the built event, due at once; the Lead CAPI Outbox Trigger sends what has gathered in platform-sized batches (one request per batch instead of one per execution)',
+			},
+		],
+		default: 'now',
+		displayOptions: { show: { dedupStore: ['redis'], retryLater: ['outbox'] } },
+	},
 ];

@@ -25,7 +25,14 @@ import {
 } from '../../shared';
 import { resolveStore } from './dedupStores';
 import { n8nExecutor } from './n8nExecutor';
-import { readDrained, resolveSenderOutbox, settleOutbox, type RunOutbox } from './outboxes';
+import {
+	deliversViaOutbox,
+	queueBuilt,
+	readDrained,
+	resolveSenderOutbox,
+	settleOutbox,
+	type RunOutbox,
+} from './outboxes';
 
 /** What a sender node adds to the common path: its adapter, credential and event naming. */
 export interface SenderSpec<Config, Payload> {
@@ -282,6 +289,8 @@ export async function executeSender<Config, Payload>(
 		Date.now(),
 	);
 	const built = new Map<number, unknown>();
+	// Deliver → Via Outbox (new events only): built here, sent by the drain in batches.
+	const viaOutbox = opened.size === 0 && deliversViaOutbox(ctx, setup.outbox);
 
 	const results = await dispatch(dispatchItems, {
 		adapter: spec.adapter,
@@ -290,9 +299,11 @@ export async function executeSender<Config, Payload>(
 		store,
 		keyPrefix,
 		...dispatchOptions(options),
+		...(viaOutbox ? { dryRun: true, includePayload: true } : {}),
 		onRetryable: (index, payload) => built.set(index, payload),
 	});
-	await settleOutbox(setup.outbox, spec.adapter as never, results, built, opened, Date.now());
+	if (viaOutbox) await queueBuilt(setup.outbox, spec.adapter as never, results, Date.now());
+	else await settleOutbox(setup.outbox, spec.adapter as never, results, built, opened, Date.now());
 	await spec.afterDispatch?.(results, { store, keyPrefix });
 
 	if (!ctx.continueOnFail()) {

@@ -131,6 +131,56 @@ export async function readDrained<Config, Payload>(
 
 const nextTryText = (ms: number) => new Date(ms).toISOString();
 
+/** Deliver → Via Outbox: the node builds the events (a dry run) and queues them instead. */
+export function deliversViaOutbox(ctx: IExecuteFunctions, run: RunOutbox): boolean {
+	return run.on && ctx.getNodeParameter('deliver', 0, 'now') === 'outbox';
+}
+
+/**
+ * Deliver → Via Outbox, after the dry run that built each event: each built one is queued due
+ * now (attempt 0) and output `queued`; the drain sends them in platform-sized batches and dedup
+ * keeps them once (an event sent before is dropped there as a duplicate).
+ */
+export async function queueBuilt(
+	run: RunOutbox,
+	adapter: PlatformAdapter<unknown, unknown>,
+	results: ItemResult[],
+	now: number,
+): Promise<void> {
+	if (!run.on) return;
+	for (const r of results) {
+		if (!r.dry_run || r.payload === undefined || !r.event_id || !r.event_time) continue;
+		const payload = r.payload;
+		delete r.payload;
+		delete r.dry_run;
+		delete r.response;
+		r.warnings = r.warnings.filter((w) => !w.startsWith('dry run'));
+		const q = { platform: adapter.platform, destination: r.destination };
+		try {
+			const queued = await outbox.queueEvent(
+				run.store,
+				run.key,
+				q,
+				{
+					event_id: r.event_id,
+					event_name: r.event_name,
+					event_time: r.event_time,
+					payload,
+					attempts: 0,
+					deadline: outbox.deadlineOf(r.event_time, adapter.eventWindowSeconds),
+					queued_at: now,
+				},
+				{ now, dueAt: now },
+			);
+			applyQueued(r, queued);
+		} catch (error) {
+			r.status = 'failed';
+			r.retryable = true;
+			r.error = `not queued: the outbox could not be written: ${error instanceof Error ? error.message : String(error)}`;
+		}
+	}
+}
+
 /**
  * After the dispatch: new events that failed retryably are queued (status `queued`, with the
  * next try); drained events are settled (delivered → removed, retryable → queued again,

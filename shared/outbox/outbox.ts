@@ -22,9 +22,9 @@ export async function queueEvent(
 	key: OutboxKey,
 	q: OutboxQueue,
 	entry: OutboxEntry,
-	options: { now: number; retryAfterMs?: number; random?: () => number },
+	options: { now: number; retryAfterMs?: number; random?: () => number; dueAt?: number },
 ): Promise<Queued> {
-	const nextTry = options.now + nextTryDelayMs(entry.attempts, options);
+	const nextTry = options.dueAt ?? options.now + nextTryDelayMs(entry.attempts, options);
 	const sealed = seal(key, entry, entryAad(q, entry.event_id));
 	if (nextTry >= entry.deadline) {
 		await store.enqueue(q, entry.event_id, sealed, nextTry);

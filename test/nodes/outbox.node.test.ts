@@ -223,4 +223,40 @@ describe('outbox through the nodes (real Redis, Meta stand-in)', () => {
 			),
 		).toEqual([]);
 	});
+
+	it('Deliver → Via Outbox: single-lead executions only queue; the drain sends them in one request, once', async () => {
+		const requestsBefore = (standIn as unknown as { requests: unknown[] }).requests.length;
+		const queued: IDataObject[] = [];
+		for (let i = 20; i < 25; i++) {
+			const out = await runExecute(meta, [webLead(i) as unknown as IDataObject], {
+				credentials: credentials(),
+				params: { deliver: 'outbox' },
+			});
+			queued.push(...json(out.outputs[0]));
+		}
+		expect(queued.map((r) => r.status)).toEqual(Array(5).fill('queued'));
+		expect(queued.every((r) => r.dry_run === undefined && r.payload === undefined)).toBe(true);
+		expect((standIn as unknown as { requests: unknown[] }).requests.length).toBe(requestsBefore);
+		// Due at once: no time has to pass.
+		const drained = (await poll())![0];
+		expect(drained).toHaveLength(5);
+		const sent = json((await runExecute(meta, drained, { credentials: credentials() })).outputs[0]);
+		expect(sent.map((r) => r.status)).toEqual(Array(5).fill('sent'));
+		expect((standIn as unknown as { requests: unknown[] }).requests.length).toBe(
+			requestsBefore + 1,
+		);
+		expect(standIn.received.map((e) => e.event.event_id).sort()).toEqual(
+			queued.map((r) => String(r.event_id)).sort(),
+		);
+		// The same leads again via the outbox: queued, and dropped by the drain as duplicates.
+		await runExecute(meta, [webLead(20) as unknown as IDataObject], {
+			credentials: credentials(),
+			params: { deliver: 'outbox' },
+		});
+		const again = json(
+			(await runExecute(meta, (await poll())![0], { credentials: credentials() })).outputs[0],
+		);
+		expect(again.map((r) => r.status)).toEqual(['duplicate']);
+		expect(standIn.received).toHaveLength(5);
+	});
 });
