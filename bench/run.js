@@ -43,6 +43,7 @@ const RESULTS = path.join(__dirname, 'results');
 const MODULES = [
 	{ name: 'core', file: path.join(__dirname, 'core.js') },
 	{ name: 'google', file: path.join(__dirname, 'google.js') },
+	{ name: 'outbox', file: path.join(__dirname, 'outbox.js') },
 	{ name: 'n8n', file: path.join(__dirname, 'n8n.js') },
 ];
 
