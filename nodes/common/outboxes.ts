@@ -25,6 +25,7 @@ export async function readOutboxKey(ctx: {
 	} catch {
 		return undefined;
 	}
+	if (!credentials) return undefined;
 	return outbox.outboxKey(String(credentials.secret ?? ''));
 }
 
