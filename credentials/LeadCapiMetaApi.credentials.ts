@@ -76,10 +76,7 @@ export class LeadCapiMetaApi implements ICredentialType {
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		const token = String(credentials.accessToken ?? '');
-		const qs: Record<string, string> = {
-			...(requestOptions.qs as Record<string, string>),
-			access_token: token,
-		};
+		const qs: Record<string, string> = { ...(requestOptions.qs as Record<string, string>), access_token: token };
 		const appSecret = String(credentials.appSecret ?? '');
 		if (appSecret) qs.appsecret_proof = createHmac('sha256', appSecret).update(token).digest('hex');
 		return { ...requestOptions, qs };

@@ -12,8 +12,7 @@ export class LeadCapiRedisApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/redis.svg', dark: 'file:../icons/redis.dark.svg' };
 
-	documentationUrl =
-		'https://github.com/lead-capi/n8n-nodes-lead-capi/blob/main/docs/dedup.md#the-redis-credential';
+	documentationUrl = 'https://github.com/lead-capi/n8n-nodes-lead-capi/blob/main/docs/dedup.md#the-redis-credential';
 
 	properties: INodeProperties[] = [
 		{

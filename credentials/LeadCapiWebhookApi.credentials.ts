@@ -13,13 +13,9 @@ export class LeadCapiWebhookApi implements ICredentialType {
 	// eslint-disable-next-line n8n-nodes-base/cred-class-field-display-name-missing-api
 	displayName = 'Lead Capture Webhook Secret API (Lead CAPI)';
 
-	icon: Icon = {
-		light: 'file:../icons/lead-capture.svg',
-		dark: 'file:../icons/lead-capture.dark.svg',
-	};
+	icon: Icon = { light: 'file:../icons/lead-capture.svg', dark: 'file:../icons/lead-capture.dark.svg' };
 
-	documentationUrl =
-		'https://github.com/lead-capi/n8n-nodes-lead-capi/blob/main/docs/capture.md#setting-up-each-source';
+	documentationUrl = 'https://github.com/lead-capi/n8n-nodes-lead-capi/blob/main/docs/capture.md#setting-up-each-source';
 
 	properties: INodeProperties[] = [
 		{

@@ -281,10 +281,7 @@ export class GoogleAdsConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: {
-			leadCapiOutboxKeyTest,
-			leadCapiRedisConnectionTest,
-		},
+		credentialTest: { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest },
 		listSearch: { searchConversionActions },
 	};
 

@@ -52,7 +52,7 @@ export class IdentityNormalizer implements INodeType {
 		version: 1,
 		subtitle: `={{ $parameter["operation"] === "report" ? "Health report: last " + $parameter["hours"] + " h" : [].concat($parameter["platforms"] || []).length === 1 ? ${optionNameExpression('[].concat($parameter["platforms"])[0]', PLATFORM_OPTIONS, '"1 platform"')} : [].concat($parameter["platforms"] || []).length + " platforms" }}`,
 		description:
-			"Normalize and hash a lead's identity exactly as each ad platform receives it, with match keys, a match-quality estimate and warnings",
+			'Normalize and hash a lead\'s identity exactly as each ad platform receives it, with match keys, a match-quality estimate and warnings',
 		defaults: { name: 'Identity Normalizer' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -181,8 +181,7 @@ export class IdentityNormalizer implements INodeType {
 		const platforms = (this.getNodeParameter('platforms', 0) as Platform[]).filter((p) =>
 			PLATFORMS.includes(p),
 		);
-		if (this.getNodeParameter('operation', 0) === 'report')
-			return [await healthReport(this, platforms)];
+		if (this.getNodeParameter('operation', 0) === 'report') return [await healthReport(this, platforms)];
 		const options = this.getNodeParameter('options', 0, {}) as NormalizerOptions;
 		const field = (options.outputField || 'identity').trim();
 		const out: INodeExecutionData[] = [];
@@ -239,10 +238,7 @@ async function healthReport(
 	try {
 		prefix = namespacedPrefix(keyPrefix, ctx.getNodeParameter('clientKey', 0, '') as string);
 	} catch (error) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			error instanceof Error ? error.message : String(error),
-		);
+		throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
 	}
 	let stats;
 	let refused;
@@ -250,15 +246,12 @@ async function healthReport(
 		stats = await store!.readStats(prefix, { hours });
 		refused = await store!.readRefusals(prefix, { hours });
 	} catch (error) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			error instanceof Error ? error.message : String(error),
-		);
+		throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
 	}
 	// Then one item per Lead Capture Trigger path that refused deliveries (bad signature, origin,
 	// size, body…): what would otherwise only show as "nothing arrives".
-	return [...stats.filter((s) => platforms.includes(s.platform)), ...refused].map((s) => ({
-		json: s as unknown as IDataObject,
-		pairedItem: { item: 0 },
-	}));
+	return [
+		...stats.filter((s) => platforms.includes(s.platform)),
+		...refused,
+	].map((s) => ({ json: s as unknown as IDataObject, pairedItem: { item: 0 } }));
 }

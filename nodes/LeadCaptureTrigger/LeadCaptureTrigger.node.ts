@@ -42,16 +42,10 @@ interface Settings extends IDataObject {
 type Req = IncomingMessage & { rawBody?: Buffer; query?: Record<string, unknown> };
 type Res = ServerResponse & { status?: unknown };
 
-function answer(
-	res: Res,
-	status: number,
-	body: unknown,
-	headers: Record<string, string> = {},
-): void {
+function answer(res: Res, status: number, body: unknown, headers: Record<string, string> = {}): void {
 	res.statusCode = status;
 	for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-	if (!res.hasHeader('content-type'))
-		res.setHeader('content-type', 'application/json; charset=utf-8');
+	if (!res.hasHeader('content-type')) res.setHeader('content-type', 'application/json; charset=utf-8');
 	res.end(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
@@ -130,9 +124,7 @@ async function captureConfig(
 		},
 		mapping: source === 'generic' ? mapping : undefined,
 		recordIdField:
-			source === 'generic'
-				? (ctx.getNodeParameter('recordIdField') as string) || undefined
-				: undefined,
+			source === 'generic' ? (ctx.getNodeParameter('recordIdField') as string) || undefined : undefined,
 		deriveRecordId: Boolean(settings.deriveRecordId),
 		formId: settings.formId || undefined,
 		trustProxy: Boolean(settings.trustProxy),
@@ -152,10 +144,7 @@ export class LeadCaptureTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Lead Capture Trigger',
 		name: 'leadCaptureTrigger',
-		icon: {
-			light: 'file:../../icons/lead-capture.svg',
-			dark: 'file:../../icons/lead-capture.dark.svg',
-		},
+		icon: { light: 'file:../../icons/lead-capture.svg', dark: 'file:../../icons/lead-capture.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: captureTriggerSubtitle,

@@ -109,11 +109,7 @@ export const captureTriggerProperties: INodeProperties[] = [
 				description:
 					"Verify every delivery's signature with the secret in the credential (the source's own scheme; HMAC for generic webhooks)",
 			},
-			{
-				name: 'None',
-				value: 'none',
-				description: 'Accept unsigned deliveries (anyone with the URL can post)',
-			},
+			{ name: 'None', value: 'none', description: 'Accept unsigned deliveries (anyone with the URL can post)' },
 		],
 		default: 'signature',
 		displayOptions: { hide: { source: ['script'] } },
@@ -180,8 +176,7 @@ export const captureTriggerProperties: INodeProperties[] = [
 		type: 'string',
 		default: 'state',
 		placeholder: 'deal.stage',
-		description:
-			'Dotted path in the delivery whose value is partial, lead, contact, schedule, registration or purchase',
+		description: 'Dotted path in the delivery whose value is partial, lead, contact, schedule, registration or purchase',
 		displayOptions: { show: { stateFrom: ['field'] } },
 	},
 	{
@@ -290,7 +285,7 @@ export const captureTriggerProperties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description:
-					"Name of this trigger's capture log, to enter in the Lead Rule Filter preview. Empty: the path.",
+					'Name of this trigger\'s capture log, to enter in the Lead Rule Filter preview. Empty: the path.',
 			},
 			{
 				displayName: 'Client Key',
@@ -323,8 +318,7 @@ export const captureTriggerProperties: INodeProperties[] = [
 				name: 'formId',
 				type: 'string',
 				default: '',
-				description:
-					'Form ID to record (and to derive record IDs with) when the delivery carries none',
+				description: 'Form ID to record (and to derive record IDs with) when the delivery carries none',
 			},
 			{
 				displayName: 'Max Body Size (KB)',

@@ -6,9 +6,7 @@ export async function readRawBody(
 	limit: number,
 ): Promise<{ ok: true; body: Buffer } | { ok: false; size: number }> {
 	if (Buffer.isBuffer(req.rawBody)) {
-		return req.rawBody.length > limit
-			? { ok: false, size: req.rawBody.length }
-			: { ok: true, body: req.rawBody };
+		return req.rawBody.length > limit ? { ok: false, size: req.rawBody.length } : { ok: true, body: req.rawBody };
 	}
 	const declared = Number(req.headers['content-length']);
 	if (Number.isFinite(declared) && declared > limit) return { ok: false, size: declared };

@@ -33,10 +33,7 @@ interface ConditionParameter {
 function readPolicy(ctx: IExecuteFunctions): SendPolicy {
 	const mode = ctx.getNodeParameter('sendMode', 0) as SendMode;
 	if (mode === 'manual') {
-		return {
-			mode,
-			approvalField: (ctx.getNodeParameter('approvalField', 0) as string) || undefined,
-		};
+		return { mode, approvalField: (ctx.getNodeParameter('approvalField', 0) as string) || undefined };
 	}
 	if (mode !== 'automatic_match') return { mode };
 	const conditions = ctx.getNodeParameter('rules.condition', 0, []) as ConditionParameter[];
@@ -71,15 +68,11 @@ export class LeadRuleFilter implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Lead Rule Filter',
 		name: 'leadRuleFilter',
-		icon: {
-			light: 'file:../../icons/rule-filter.svg',
-			dark: 'file:../../icons/rule-filter.dark.svg',
-		},
+		icon: { light: 'file:../../icons/rule-filter.svg', dark: 'file:../../icons/rule-filter.dark.svg' },
 		group: ['transform'],
 		version: 1,
 		subtitle: ruleFilterSubtitle,
-		description:
-			"Decide with rules, not code, which leads fire conversions; preview rules on last week's captures",
+		description: 'Decide with rules, not code, which leads fire conversions; preview rules on last week\'s captures',
 		defaults: { name: 'Lead Rule Filter' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -105,19 +98,14 @@ export class LeadRuleFilter implements INodeType {
 		if (this.getNodeParameter('operation', 0) === 'preview') {
 			return [[{ json: await preview(this, policy), pairedItem: { item: 0 } }]];
 		}
-		const recordField = (
-			(this.getNodeParameter('options.recordField', 0, '') as string) ?? ''
-		).trim();
+		const recordField = ((this.getNodeParameter('options.recordField', 0, '') as string) ?? '').trim();
 		const send: INodeExecutionData[] = [];
 		const skip: INodeExecutionData[] = [];
 		items.forEach((item, i) => {
 			const record = readLeadRecord(item.json, recordField);
 			if (!record) {
 				skip.push({
-					json: {
-						...item.json,
-						lead_filter: { send: false, reason: 'input item is not a lead record' },
-					},
+					json: { ...item.json, lead_filter: { send: false, reason: 'input item is not a lead record' } },
 					pairedItem: { item: i },
 				});
 				return;
@@ -131,11 +119,7 @@ export class LeadRuleFilter implements INodeType {
 			skip.push({
 				json: {
 					...item.json,
-					lead_filter: {
-						send: false,
-						reason: decision.reason,
-						...(failed?.length ? { failed } : {}),
-					},
+					lead_filter: { send: false, reason: decision.reason, ...(failed?.length ? { failed } : {}) },
 				},
 				pairedItem: { item: i },
 			});
@@ -147,10 +131,7 @@ export class LeadRuleFilter implements INodeType {
 async function preview(ctx: IExecuteFunctions, policy: SendPolicy): Promise<IDataObject> {
 	const name = (ctx.getNodeParameter('captureLogName', 0) as string).trim();
 	if (!name) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			'Enter the capture log name of the Lead Capture Trigger to preview',
-		);
+		throw new NodeOperationError(ctx.getNode(), 'Enter the capture log name of the Lead Capture Trigger to preview');
 	}
 	const credentials = await ctx.getCredentials('leadCapiRedisApi');
 	const { client, description } = getRedisClient(redisConfigFromCredentials(credentials));
@@ -161,10 +142,7 @@ async function preview(ctx: IExecuteFunctions, policy: SendPolicy): Promise<IDat
 			ctx.getNodeParameter('previewClientKey', 0, '') as string,
 		);
 	} catch (error) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			error instanceof Error ? error.message : String(error),
-		);
+		throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
 	}
 	const log = new CaptureLog(client, { key: captureLogKey(prefix, name) });
 	let read;

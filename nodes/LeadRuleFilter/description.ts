@@ -71,8 +71,7 @@ export const ruleFilterProperties: INodeProperties[] = [
 			{
 				name: 'Rules',
 				value: 'automatic_match',
-				description:
-					'Send what matches the rules below (by default: completed leads plus qualified partials)',
+				description: 'Send what matches the rules below (by default: completed leads plus qualified partials)',
 			},
 		],
 		default: 'automatic_completed',
@@ -174,8 +173,7 @@ export const ruleFilterProperties: INodeProperties[] = [
 		name: 'approvalField',
 		type: 'string',
 		default: 'attributes.approved',
-		description:
-			'Dotted path that an earlier step sets to true (or "yes", "approved", 1) to approve a lead',
+		description: 'Dotted path that an earlier step sets to true (or "yes", "approved", 1) to approve a lead',
 		displayOptions: { show: { sendMode: ['manual'] } },
 	},
 	{

@@ -7,11 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { meta, metaAdapter } from '../../shared';
-import {
-	leadCapiOutboxKeyTest,
-	leadCapiRedisConnectionTest,
-	leadCapiMetaApiTest,
-} from '../common/credentialTests';
+import { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest, leadCapiMetaApiTest } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
@@ -49,15 +45,15 @@ const metaSpec: SenderSpec<meta.MetaConfig, meta.MetaServerEvent> = {
 
 /** The standard events of the Event parameter (display name and the value sent). */
 const STANDARD_EVENTS: INodePropertyOptions[] = [
-	{ name: 'Complete Registration', value: 'CompleteRegistration' },
-	{ name: 'Contact', value: 'Contact' },
-	{ name: 'Lead', value: 'Lead' },
-	{ name: 'Purchase', value: 'Purchase' },
-	{ name: 'Schedule', value: 'Schedule' },
-	{ name: 'Start Trial', value: 'StartTrial' },
-	{ name: 'Submit Application', value: 'SubmitApplication' },
-	{ name: 'Subscribe', value: 'Subscribe' },
-];
+		{ name: 'Complete Registration', value: 'CompleteRegistration' },
+		{ name: 'Contact', value: 'Contact' },
+		{ name: 'Lead', value: 'Lead' },
+		{ name: 'Purchase', value: 'Purchase' },
+		{ name: 'Schedule', value: 'Schedule' },
+		{ name: 'Start Trial', value: 'StartTrial' },
+		{ name: 'Submit Application', value: 'SubmitApplication' },
+		{ name: 'Subscribe', value: 'Subscribe' },
+	];
 
 /**
  * Meta Conversions API sender. Programmatic rather than declarative: it batches, hashes,
@@ -159,11 +155,7 @@ export class MetaConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: {
-			leadCapiOutboxKeyTest,
-			leadCapiRedisConnectionTest,
-			leadCapiMetaApiTest,
-		},
+		credentialTest: { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest, leadCapiMetaApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

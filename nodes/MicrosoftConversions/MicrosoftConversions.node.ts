@@ -189,11 +189,7 @@ export class MicrosoftConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: {
-			leadCapiOutboxKeyTest,
-			leadCapiRedisConnectionTest,
-			leadCapiMicrosoftApiTest,
-		},
+		credentialTest: { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest, leadCapiMicrosoftApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -196,11 +196,7 @@ export class PinterestConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: {
-			leadCapiOutboxKeyTest,
-			leadCapiRedisConnectionTest,
-			leadCapiPinterestApiTest,
-		},
+		credentialTest: { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest, leadCapiPinterestApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

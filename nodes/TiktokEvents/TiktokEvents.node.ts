@@ -13,11 +13,7 @@ import {
 	type TiktokEvent,
 	type TiktokEventSource,
 } from '../../shared/platforms/tiktok';
-import {
-	leadCapiOutboxKeyTest,
-	leadCapiRedisConnectionTest,
-	leadCapiTiktokApiTest,
-} from '../common/credentialTests';
+import { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest, leadCapiTiktokApiTest } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
@@ -186,11 +182,7 @@ export class TiktokEvents implements INodeType {
 	};
 
 	methods = {
-		credentialTest: {
-			leadCapiOutboxKeyTest,
-			leadCapiRedisConnectionTest,
-			leadCapiTiktokApiTest,
-		},
+		credentialTest: { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest, leadCapiTiktokApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

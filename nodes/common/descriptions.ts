@@ -239,8 +239,7 @@ const commonOptions: INodeProperties[] = [
 		name: 'dryRun',
 		type: 'boolean',
 		default: false,
-		description:
-			'Whether to only build the exact payloads and return them, without claiming or sending anything',
+		description: 'Whether to only build the exact payloads and return them, without claiming or sending anything',
 	},
 	{
 		displayName: 'Event Window Policy',
@@ -250,8 +249,7 @@ const commonOptions: INodeProperties[] = [
 			{
 				name: 'Clamp to Window',
 				value: 'clamp',
-				description:
-					'Send events older than the platform window with the oldest accepted time (warning)',
+				description: 'Send events older than the platform window with the oldest accepted time (warning)',
 			},
 			{
 				name: 'Skip',

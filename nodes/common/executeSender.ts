@@ -241,10 +241,7 @@ export async function executeSender<Config, Payload>(
 		const config = await spec.readConfig(ctx, credentials, options, transport);
 		const resolved = dryRun
 			? { store: null, keyPrefix: undefined }
-			: await resolveStore(
-					ctx,
-					ctx.getNodeParameter('dedupStore', 0) as 'redis' | 'memory' | 'off',
-				);
+			: await resolveStore(ctx, ctx.getNodeParameter('dedupStore', 0) as 'redis' | 'memory' | 'off');
 		let keyPrefix: string;
 		try {
 			keyPrefix = namespacedPrefix(resolved.keyPrefix, options.clientKey);
