@@ -45,6 +45,7 @@ const MODULES = [
 	{ name: 'core', file: path.join(__dirname, 'core.js') },
 	{ name: 'google', file: path.join(__dirname, 'google.js') },
 	{ name: 'rules', file: path.join(__dirname, 'rules.js') },
+	{ name: 'outbox', file: path.join(__dirname, 'outbox.js') },
 	{ name: 'n8n', file: path.join(__dirname, 'n8n.js') },
 	{ name: 'captureFlood', file: path.join(__dirname, 'captureFlood.js') },
 ];

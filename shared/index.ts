@@ -25,3 +25,4 @@ export * from './rules';
 export { PLATFORM_ADAPTERS } from './platforms';
 export * from './stats';
 export { joinSentences } from './sentences';
+export * as outbox from './outbox';

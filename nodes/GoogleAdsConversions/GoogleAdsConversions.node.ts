@@ -7,13 +7,14 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { leadCapiRedisConnectionTest } from '../common/credentialTests';
+import { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
 	eventSubtitle,
 	leadInputProperties,
 	senderOptions,
+	outboxProperties,
 } from '../common/descriptions';
 import { executeSender } from '../common/executeSender';
 import { adjustProperties, executeAdjust } from './adjust';
@@ -108,6 +109,12 @@ export class GoogleAdsConversions implements INodeType {
 				required: true,
 				testedBy: 'leadCapiRedisConnectionTest',
 				displayOptions: { show: { dedupStore: ['redis'] } },
+			},
+			{
+				name: 'leadCapiOutboxApi',
+				required: false,
+				testedBy: 'leadCapiOutboxKeyTest',
+				displayOptions: { show: { dedupStore: ['redis'], retryLater: ['outbox'] } },
 			},
 		],
 		properties: [
@@ -248,6 +255,7 @@ export class GoogleAdsConversions implements INodeType {
 				),
 				...leadInputProperties,
 				...dedupProperties,
+				...outboxProperties,
 				senderOptions([
 					{
 						displayName: 'Account Time Zone',
@@ -282,7 +290,7 @@ export class GoogleAdsConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiRedisConnectionTest },
+		credentialTest: { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest },
 		listSearch: { searchConversionActions },
 	};
 

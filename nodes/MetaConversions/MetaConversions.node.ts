@@ -7,13 +7,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { meta, metaAdapter } from '../../shared';
-import { leadCapiRedisConnectionTest, leadCapiMetaApiTest } from '../common/credentialTests';
+import { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest, leadCapiMetaApiTest } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
 	eventSubtitle,
 	leadInputProperties,
 	senderOptions,
+	outboxProperties,
 } from '../common/descriptions';
 import { executeSender, type SenderSpec } from '../common/executeSender';
 
@@ -109,6 +110,12 @@ export class MetaConversions implements INodeType {
 				testedBy: 'leadCapiRedisConnectionTest',
 				displayOptions: { show: { dedupStore: ['redis'] } },
 			},
+			{
+				name: 'leadCapiOutboxApi',
+				required: false,
+				testedBy: 'leadCapiOutboxKeyTest',
+				displayOptions: { show: { dedupStore: ['redis'], retryLater: ['outbox'] } },
+			},
 		],
 		properties: [
 			...eventProperties(
@@ -173,6 +180,7 @@ export class MetaConversions implements INodeType {
 			},
 			...leadInputProperties,
 			...dedupProperties,
+			...outboxProperties,
 			senderOptions([
 				{
 					displayName: 'Limited Data Use',
@@ -208,7 +216,7 @@ export class MetaConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiRedisConnectionTest, leadCapiMetaApiTest },
+		credentialTest: { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest, leadCapiMetaApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -17,13 +17,14 @@ import {
 	type MicrosoftConfig,
 	type MicrosoftEvent,
 } from '../../shared/platforms/microsoft';
-import { leadCapiRedisConnectionTest } from '../common/credentialTests';
+import { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
 	eventSubtitleExpression,
 	leadInputProperties,
 	senderOptions,
+	outboxProperties,
 } from '../common/descriptions';
 import { executeSender, type SenderSpec } from '../common/executeSender';
 import { credentialTestExecutor } from '../common/n8nExecutor';
@@ -112,6 +113,12 @@ export class MicrosoftConversions implements INodeType {
 				testedBy: 'leadCapiRedisConnectionTest',
 				displayOptions: { show: { dedupStore: ['redis'] } },
 			},
+			{
+				name: 'leadCapiOutboxApi',
+				required: false,
+				testedBy: 'leadCapiOutboxKeyTest',
+				displayOptions: { show: { dedupStore: ['redis'], retryLater: ['outbox'] } },
+			},
 		],
 		properties: [
 			...eventProperties(
@@ -153,6 +160,7 @@ export class MicrosoftConversions implements INodeType {
 			},
 			...leadInputProperties,
 			...dedupProperties,
+			...outboxProperties,
 			senderOptions([
 				{
 					displayName: 'Ad Storage Consent When Unknown',
@@ -187,7 +195,7 @@ export class MicrosoftConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiRedisConnectionTest, leadCapiMicrosoftApiTest },
+		credentialTest: { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest, leadCapiMicrosoftApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

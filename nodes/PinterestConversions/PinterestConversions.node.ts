@@ -10,13 +10,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { pinterest, pinterestAdapter, Transport } from '../../shared';
-import { leadCapiRedisConnectionTest } from '../common/credentialTests';
+import { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
 	eventSubtitle,
 	leadInputProperties,
 	senderOptions,
+	outboxProperties,
 } from '../common/descriptions';
 import { executeSender, type SenderSpec } from '../common/executeSender';
 import { credentialTestExecutor } from '../common/n8nExecutor';
@@ -123,6 +124,12 @@ export class PinterestConversions implements INodeType {
 				testedBy: 'leadCapiRedisConnectionTest',
 				displayOptions: { show: { dedupStore: ['redis'] } },
 			},
+			{
+				name: 'leadCapiOutboxApi',
+				required: false,
+				testedBy: 'leadCapiOutboxKeyTest',
+				displayOptions: { show: { dedupStore: ['redis'], retryLater: ['outbox'] } },
+			},
 		],
 		properties: [
 			...eventProperties(
@@ -154,6 +161,7 @@ export class PinterestConversions implements INodeType {
 			},
 			...leadInputProperties,
 			...dedupProperties,
+			...outboxProperties,
 			senderOptions([
 				{
 					displayName: 'Limited Data Processing',
@@ -188,7 +196,7 @@ export class PinterestConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiRedisConnectionTest, leadCapiPinterestApiTest },
+		credentialTest: { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest, leadCapiPinterestApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

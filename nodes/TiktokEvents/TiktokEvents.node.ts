@@ -13,13 +13,14 @@ import {
 	type TiktokEvent,
 	type TiktokEventSource,
 } from '../../shared/platforms/tiktok';
-import { leadCapiRedisConnectionTest, leadCapiTiktokApiTest } from '../common/credentialTests';
+import { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest, leadCapiTiktokApiTest } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
 	eventSubtitle,
 	leadInputProperties,
 	senderOptions,
+	outboxProperties,
 } from '../common/descriptions';
 import { executeSender, type SenderSpec } from '../common/executeSender';
 
@@ -102,6 +103,12 @@ export class TiktokEvents implements INodeType {
 				testedBy: 'leadCapiRedisConnectionTest',
 				displayOptions: { show: { dedupStore: ['redis'] } },
 			},
+			{
+				name: 'leadCapiOutboxApi',
+				required: false,
+				testedBy: 'leadCapiOutboxKeyTest',
+				displayOptions: { show: { dedupStore: ['redis'], retryLater: ['outbox'] } },
+			},
 		],
 		properties: [
 			...eventProperties(
@@ -140,6 +147,7 @@ export class TiktokEvents implements INodeType {
 			},
 			...leadInputProperties,
 			...dedupProperties,
+			...outboxProperties,
 			senderOptions([
 				{
 					displayName: 'Limited Data Use',
@@ -179,7 +187,7 @@ export class TiktokEvents implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiRedisConnectionTest, leadCapiTiktokApiTest },
+		credentialTest: { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest, leadCapiTiktokApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -3,7 +3,7 @@ import type {
 	ICredentialTestFunctions,
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
-import { meta, testRedisConnection, tiktok, Transport } from '../../shared';
+import { meta, outbox, testRedisConnection, tiktok, Transport } from '../../shared';
 import { credentialTestExecutor } from './n8nExecutor';
 import { redisConfigFromCredentials } from './redisClients';
 
@@ -103,4 +103,21 @@ export async function leadCapiTiktokApiTest(
 		testTransport(this),
 	);
 	return { status: result.ok ? 'OK' : 'Error', message: result.message };
+}
+
+/**
+ * The outbox key has no remote side: this checks it can be used (16 characters or more) and
+ * shows its key id — the id stored with each entry, so an entry sealed with another key is
+ * recognised — never the key.
+ */
+export async function leadCapiOutboxKeyTest(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	try {
+		const key = outbox.outboxKey(String(credential.data?.secret ?? ''));
+		return { status: 'OK', message: `Outbox key usable (key id ${key.id})` };
+	} catch (error) {
+		return { status: 'Error', message: error instanceof Error ? error.message : String(error) };
+	}
 }

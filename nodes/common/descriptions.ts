@@ -338,3 +338,46 @@ export function senderOptions(platformOptions: INodeProperties[]): INodeProperti
 		options,
 	};
 }
+
+/** Senders with Redis dedup queue retryable failures in the encrypted outbox (docs/outbox.md). */
+export const outboxProperties: INodeProperties[] = [
+	{
+		displayName: 'Retry Failed Sends Later',
+		name: 'retryLater',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Queue in Outbox',
+				value: 'outbox',
+				description:
+					'An event the platform cannot take now (down, throttled) is kept, encrypted, in Redis and sent by the Lead CAPI Outbox Trigger later; needs an Outbox Key credential',
+			},
+			{
+				name: 'Off',
+				value: 'off',
+				description:
+					'Such events are output as failed (retryable); re-run the execution to send them',
+			},
+		],
+		default: 'outbox',
+		displayOptions: { show: { dedupStore: ['redis'] } },
+	},
+	{
+		displayName: 'Deliver',
+		name: 'deliver',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Now', value: 'now', description: 'Send in this execution' },
+			{
+				name: 'Via Outbox',
+				value: 'outbox',
+				description:
+					'Queue the built event, due at once; the Lead CAPI Outbox Trigger sends what has gathered in platform-sized batches (one request per batch instead of one per execution)',
+			},
+		],
+		default: 'now',
+		displayOptions: { show: { dedupStore: ['redis'], retryLater: ['outbox'] } },
+	},
+];

@@ -29,6 +29,14 @@ import {
 import { resolveStore } from './dedupStores';
 import { n8nExecutor } from './n8nExecutor';
 import { markOwnDestinations } from './workflowScope';
+import {
+	deliversViaOutbox,
+	queueBuilt,
+	readDrained,
+	resolveSenderOutbox,
+	settleOutbox,
+	type RunOutbox,
+} from './outboxes';
 
 /** What a sender node adds to the common path: its adapter, credential and event naming. */
 export interface SenderSpec<Config, Payload> {
@@ -260,7 +268,7 @@ export async function executeSender<Config, Payload>(
 	});
 	// What the whole run needs (credentials, the platform config, the dedup store). When it
 	// fails, nothing can be sent: with On Error "Continue" every item says why, else the node fails.
-	let setup: { config: Config; store: DedupStore | null; keyPrefix: string };
+	let setup: { config: Config; store: DedupStore | null; keyPrefix: string; outbox: RunOutbox };
 	try {
 		const credentials = await ctx.getCredentials(spec.credentialName);
 		const config = await spec.readConfig(ctx, credentials, options, transport);
@@ -273,7 +281,8 @@ export async function executeSender<Config, Payload>(
 		} catch (error) {
 			throw new NodeOperationError(ctx.getNode(), errorMessage(error));
 		}
-		setup = { config, store: resolved.store, keyPrefix };
+		const outbox = await resolveSenderOutbox(ctx, keyPrefix, dryRun);
+		setup = { config, store: resolved.store, keyPrefix, outbox };
 	} catch (error) {
 		if (!ctx.continueOnFail()) {
 			// n8n's own errors (from readConfig, getCredentials) keep their context as they are.
@@ -299,6 +308,19 @@ export async function executeSender<Config, Payload>(
 	}
 	const { config, store, keyPrefix } = setup;
 	const dispatchItems = readItems(ctx, spec, items, options);
+	// Events drained from the outbox are sent as they were built; retryable failures are queued.
+	const destination = spec.adapter.destinationId(config);
+	const opened = await readDrained(
+		setup.outbox,
+		spec.adapter,
+		destination,
+		items,
+		dispatchItems,
+		Date.now(),
+	);
+	const built = new Map<number, unknown>();
+	// Deliver → Via Outbox (new events only): built here, sent by the drain in batches.
+	const viaOutbox = opened.size === 0 && deliversViaOutbox(ctx, setup.outbox);
 
 	const results = await dispatch(dispatchItems, {
 		adapter: spec.adapter,
@@ -307,7 +329,11 @@ export async function executeSender<Config, Payload>(
 		store,
 		keyPrefix,
 		...dispatchOptions(options),
+		...(viaOutbox ? { dryRun: true, includePayload: true } : {}),
+		onRetryable: (index, payload) => built.set(index, payload),
 	});
+	if (viaOutbox) await queueBuilt(setup.outbox, spec.adapter as never, results, Date.now());
+	else await settleOutbox(setup.outbox, spec.adapter as never, results, built, opened, Date.now());
 	await spec.afterDispatch?.(results, { store, keyPrefix });
 	await markOwnDestinations(ctx, store, keyPrefix, readClientKey(options.clientKey), results);
 

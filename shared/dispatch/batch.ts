@@ -27,6 +27,7 @@ export async function runBatch<Config, Payload>(
 			const hooks = token ? leaseHooks(run, chunk.candidates, committed) : undefined;
 			const outcomes = await sendChunk(run, chunk.payloads, hooks);
 			applySendOutcomes(run, chunk.candidates, outcomes, plan, committed);
+			handRetryable(run, chunk);
 		}
 		if (run.options.store && token) {
 			await settleBatch(
@@ -39,6 +40,18 @@ export async function runBatch<Config, Payload>(
 	} finally {
 		run.lease?.letGo(claimed.map((c) => c.key));
 	}
+}
+
+/** Hands the built events that failed retryably (not sent) to options.onRetryable. */
+function handRetryable<Payload>(run: RunState<unknown, Payload>, chunk: Chunk<Payload>): void {
+	const hook = run.options.onRetryable;
+	if (!hook) return;
+	chunk.candidates.forEach((c, i) => {
+		const r = run.results[c.index];
+		if (r.status === 'failed' && r.retryable && !r.outcome_unknown && r.dedup !== 'lease_lost') {
+			hook(c.index, chunk.payloads[i]);
+		}
+	});
 }
 
 /** The events of a batch that were built, with their payloads, in the same order. */

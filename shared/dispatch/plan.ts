@@ -69,6 +69,7 @@ function eventIdOf(
 		result.error = item.error;
 		return undefined;
 	}
+	if (item.prebuilt) return (result.event_id = item.prebuilt.eventId);
 	const recordId = readRecordId(item.record?.record_id);
 	if (!recordId) {
 		result.error = MISSING_RECORD_ID;
@@ -88,6 +89,7 @@ function eventTimeOf(
 	item: DispatchItem,
 	result: ItemResult,
 ): number | undefined {
+	if (item.prebuilt) return (result.event_time = item.prebuilt.eventTime);
 	const time = resolveEventTime({
 		occurredAt: item.record.occurred_at,
 		window: run.adapter.eventTimeWindow,

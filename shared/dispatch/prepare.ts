@@ -12,6 +12,7 @@ export function prepareEvent<Config, Payload>(
 	c: Candidate,
 ): Payload | null {
 	const r = run.results[c.index];
+	if (c.item.prebuilt) return c.item.prebuilt.payload as Payload;
 	const identity = normalizeIdentity(c.item.record, {
 		defaultCountry: run.options.defaultCountry,
 		eventTimeMs: c.eventTime * 1000,

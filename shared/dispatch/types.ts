@@ -7,7 +7,7 @@ import type { LeadRecord, LeadState, Platform } from '../types';
 import type { UnknownOutcomePolicy } from './outcome';
 
 /** One result per input item (DESIGN.md "Results"). */
-export type ItemStatus = 'sent' | 'duplicate' | 'skipped' | 'failed';
+export type ItemStatus = 'sent' | 'duplicate' | 'skipped' | 'failed' | 'queued';
 
 /**
  * What the dedup layer did for the item: `claimed` (this run owned it and still does: sent and
@@ -57,6 +57,8 @@ export interface ItemResult {
 	/** The exact event sent (or that would be sent, in a dry run), when asked for. */
 	payload?: unknown;
 	dry_run?: boolean;
+	/** Status `queued`: the failed send waits in the outbox (shared/outbox) for its next try. */
+	outbox?: { next_try: string; attempts: number };
 }
 
 /** Everything a platform adapter needs to build one event. */
@@ -169,6 +171,11 @@ export interface DispatchItem {
 	warnings?: string[];
 	/** When set, the item already failed (e.g. a mapping expression threw); nothing is sent. */
 	error?: string;
+	/**
+	 * An event built earlier (drained from the outbox): sent as is under its own event id and
+	 * time — the record is not read and nothing is built again.
+	 */
+	prebuilt?: { eventId: string; eventTime: number; payload: unknown };
 }
 
 export type DedupFailMode = 'closed' | 'open';
@@ -208,4 +215,9 @@ export interface DispatchOptions<Config, Payload> {
 	afterUnknownOutcome?: UnknownOutcomePolicy;
 	clock?: () => number;
 	sleep?: (ms: number) => Promise<void>;
+	/**
+	 * Called with the built event of each item that failed retryably (and whose outcome is
+	 * known: not sent), so the caller can queue it in the outbox.
+	 */
+	onRetryable?(index: number, payload: Payload): void;
 }

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { LeadCapiGoogleAdsOAuth2Api } from '../../credentials/LeadCapiGoogleAdsOAuth2Api.credentials';
 import { LeadCapiGoogleDataManagerOAuth2Api } from '../../credentials/LeadCapiGoogleDataManagerOAuth2Api.credentials';
+import { LeadCapiOutboxApi } from '../../credentials/LeadCapiOutboxApi.credentials';
 import { LeadCapiRedisApi } from '../../credentials/LeadCapiRedisApi.credentials';
 import { LeadCapiWebhookApi } from '../../credentials/LeadCapiWebhookApi.credentials';
 import { LeadCapiMetaApi } from '../../credentials/LeadCapiMetaApi.credentials';
@@ -15,6 +16,8 @@ import { LeadCapiPinterestApi } from '../../credentials/LeadCapiPinterestApi.cre
 import { LeadCapiTiktokApi } from '../../credentials/LeadCapiTiktokApi.credentials';
 import { GoogleAdsConversions } from '../../nodes/GoogleAdsConversions/GoogleAdsConversions.node';
 import { IdentityNormalizer } from '../../nodes/IdentityNormalizer/IdentityNormalizer.node';
+import { LeadCapiDeadLetters } from '../../nodes/LeadCapiDeadLetters/LeadCapiDeadLetters.node';
+import { LeadCapiOutboxTrigger } from '../../nodes/LeadCapiOutboxTrigger/LeadCapiOutboxTrigger.node';
 import { LeadCaptureTrigger } from '../../nodes/LeadCaptureTrigger/LeadCaptureTrigger.node';
 import { LeadRuleFilter } from '../../nodes/LeadRuleFilter/LeadRuleFilter.node';
 import { MetaConversions } from '../../nodes/MetaConversions/MetaConversions.node';
@@ -43,6 +46,8 @@ const NODES: INodeType[] = [
 	new IdentityNormalizer(),
 	new LeadRuleFilter(),
 	new LeadCaptureTrigger(),
+	new LeadCapiOutboxTrigger(),
+	new LeadCapiDeadLetters(),
 ];
 const CREDENTIALS: ICredentialType[] = [
 	new LeadCapiMetaApi(),
@@ -53,6 +58,7 @@ const CREDENTIALS: ICredentialType[] = [
 	new LeadCapiGoogleDataManagerOAuth2Api(),
 	new LeadCapiRedisApi(),
 	new LeadCapiWebhookApi(),
+	new LeadCapiOutboxApi(),
 ];
 
 type Tester = (

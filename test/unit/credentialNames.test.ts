@@ -47,6 +47,7 @@ describe('credential type names', () => {
 			'leadCapiGoogleDataManagerOAuth2Api',
 			'leadCapiMetaApi',
 			'leadCapiMicrosoftApi',
+			'leadCapiOutboxApi',
 			'leadCapiPinterestApi',
 			'leadCapiRedisApi',
 			'leadCapiTiktokApi',

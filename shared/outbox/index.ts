@@ -1,0 +1,4 @@
+export * from './backoff';
+export * from './crypto';
+export * from './outbox';
+export * from './store';

@@ -1,0 +1,211 @@
+import type { RedisClient } from '../dedup/redisClient';
+import { DEFAULT_KEY_PREFIX } from '../dedup/types';
+import type { Platform } from '../types';
+
+/** One outbox: a client's (key prefix) queue for one platform destination. */
+export interface OutboxQueue {
+	platform: Platform;
+	destination: string;
+}
+
+/** What a sealed entry holds (encrypted at rest, see crypto.ts). */
+export interface OutboxEntry {
+	event_id: string;
+	event_name: string;
+	event_time: number;
+	/** The built event, as the platform wants it (hashed where it hashes). */
+	payload: unknown;
+	/** Sends tried so far (the in-run one included). */
+	attempts: number;
+	/** Unix ms after which the platform no longer accepts the event. */
+	deadline: number;
+	last_error?: string;
+	queued_at: number;
+}
+
+/** Why an entry is in dead letters (`expired`: its platform's event-time window passed). */
+export type DeadReason = 'expired' | 'rejected' | 'undecryptable' | 'not_found';
+
+/** A dead letter as List shows it: no personal data (the event stays sealed). */
+export interface DeadLetter {
+	event_id: string;
+	reason: DeadReason;
+	message: string;
+	at: number;
+}
+
+/** A claimed due entry: its sealed text (null when it vanished meanwhile). */
+export interface DueEntry {
+	id: string;
+	sealed: string | null;
+}
+
+const CLAIM_DUE = `
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+local out = {}
+for _, id in ipairs(ids) do
+  redis.call('ZADD', KEYS[1], ARGV[3], id)
+  local sealed = redis.call('HGET', KEYS[2], id)
+  table.insert(out, id)
+  table.insert(out, sealed or '')
+end
+return out`;
+
+const TO_DEAD = `
+local sealed = redis.call('HGET', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HSET', KEYS[3], ARGV[1], cjson.encode({reason = ARGV[2], message = ARGV[3], at = tonumber(ARGV[4]), sealed = sealed or ''}))
+return sealed and 1 or 0`;
+
+const REPLAY = `
+local moved = 0
+for i = 1, #ARGV - 1 do
+  local raw = redis.call('HGET', KEYS[3], ARGV[i])
+  if raw then
+    local dead = cjson.decode(raw)
+    redis.call('HDEL', KEYS[3], ARGV[i])
+    if dead.sealed and dead.sealed ~= '' then
+      redis.call('HSET', KEYS[2], ARGV[i], dead.sealed)
+      redis.call('ZADD', KEYS[1], ARGV[#ARGV], ARGV[i])
+      moved = moved + 1
+    end
+  end
+end
+return moved`;
+
+/**
+ * The outbox in Redis. Per queue three keys sharing a hash tag (one Cluster slot):
+ * `<prefix>:outbox:{<platform>:<destination>}:due` (sorted set: event id → next try, ms),
+ * `…:entries` (hash: event id → sealed entry) and `…:dead` (hash: event id → reason and the
+ * sealed entry); `<prefix>:outbox:queues` lists the queues. Nothing readable without the key
+ * but event ids, due times and dead-letter reasons.
+ */
+export class OutboxStore {
+	readonly prefix: string;
+
+	constructor(
+		private readonly client: RedisClient,
+		prefix?: string,
+	) {
+		this.prefix = prefix || DEFAULT_KEY_PREFIX;
+	}
+
+	private keys(q: OutboxQueue) {
+		const base = `${this.prefix}:outbox:{${q.platform}:${q.destination}}`;
+		return { due: `${base}:due`, entries: `${base}:entries`, dead: `${base}:dead` };
+	}
+
+	private get index() {
+		return `${this.prefix}:outbox:queues`;
+	}
+
+	/** Queues an entry (sealed) for `dueAt`; the same event id queued again replaces it. */
+	async enqueue(q: OutboxQueue, id: string, sealed: string, dueAt: number): Promise<void> {
+		const k = this.keys(q);
+		await this.client.multi().hset(k.entries, id, sealed).zadd(k.due, dueAt, id).exec();
+		await this.client.sadd(this.index, `${q.platform}|${q.destination}`);
+	}
+
+	async queues(): Promise<OutboxQueue[]> {
+		const members = await this.client.smembers(this.index);
+		return members.sort().map((m) => {
+			const at = m.indexOf('|');
+			return { platform: m.slice(0, at) as Platform, destination: m.slice(at + 1) };
+		});
+	}
+
+	/**
+	 * Takes up to `limit` entries due at `now` and leases them for `leaseMs` (their next try
+	 * moves past the lease), in one script: drainers polling at once never take the same entry.
+	 * An entry whose drain dies comes due again when the lease ends.
+	 */
+	async claimDue(q: OutboxQueue, now: number, limit: number, leaseMs: number): Promise<DueEntry[]> {
+		const k = this.keys(q);
+		const reply = (await this.client.eval(
+			CLAIM_DUE,
+			2,
+			k.due,
+			k.entries,
+			String(now),
+			String(limit),
+			String(now + leaseMs),
+		)) as string[];
+		const out: DueEntry[] = [];
+		for (let i = 0; i < reply.length; i += 2)
+			out.push({ id: reply[i], sealed: reply[i + 1] || null });
+		return out;
+	}
+
+	async load(q: OutboxQueue, ids: string[]): Promise<Array<string | null>> {
+		if (ids.length === 0) return [];
+		return this.client.hmget(this.keys(q).entries, ...ids);
+	}
+
+	/** Removes a delivered entry. */
+	async remove(q: OutboxQueue, id: string): Promise<void> {
+		const k = this.keys(q);
+		await this.client.multi().zrem(k.due, id).hdel(k.entries, id).exec();
+	}
+
+	/** Writes an entry back with its next try (after a retryable failure). */
+	async reschedule(q: OutboxQueue, id: string, sealed: string, dueAt: number): Promise<void> {
+		await this.enqueue(q, id, sealed, dueAt);
+	}
+
+	/** Moves an entry to dead letters with the reason (its sealed event kept for Replay). */
+	async deadLetter(q: OutboxQueue, id: string, reason: DeadReason, message: string, now: number) {
+		const k = this.keys(q);
+		await this.client.eval(
+			TO_DEAD,
+			3,
+			k.due,
+			k.entries,
+			k.dead,
+			id,
+			reason,
+			message.slice(0, 300),
+			String(now),
+		);
+		await this.client.sadd(this.index, `${q.platform}|${q.destination}`);
+	}
+
+	async pendingCount(q: OutboxQueue): Promise<number> {
+		return this.client.zcard(this.keys(q).due);
+	}
+
+	async deadLetters(q: OutboxQueue): Promise<DeadLetter[]> {
+		const all = await this.client.hgetall(this.keys(q).dead);
+		return Object.entries(all).map(([event_id, raw]) => {
+			const dead = JSON.parse(raw) as { reason: DeadReason; message: string; at: number };
+			return { event_id, reason: dead.reason, message: dead.message, at: dead.at };
+		});
+	}
+
+	/** Puts dead letters back in the queue, due at `now` (same event ids). Returns how many. */
+	async replay(q: OutboxQueue, ids: string[] | 'all', now: number): Promise<number> {
+		const k = this.keys(q);
+		const chosen = ids === 'all' ? await this.client.hkeys(k.dead) : ids;
+		if (chosen.length === 0) return 0;
+		return (await this.client.eval(
+			REPLAY,
+			3,
+			k.due,
+			k.entries,
+			k.dead,
+			...chosen,
+			String(now),
+		)) as number;
+	}
+
+	/** Deletes dead letters for good. Returns how many. */
+	async purge(q: OutboxQueue, ids: string[] | 'all'): Promise<number> {
+		const k = this.keys(q);
+		if (ids === 'all') {
+			const n = await this.client.hlen(k.dead);
+			await this.client.del(k.dead);
+			return n;
+		}
+		return ids.length ? this.client.hdel(k.dead, ...ids) : 0;
+	}
+}

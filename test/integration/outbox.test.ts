@@ -1,0 +1,131 @@
+import type Redis from 'ioredis';
+import {
+	drainDue,
+	outboxKey,
+	OutboxStore,
+	queueEvent,
+	settleDrained,
+	type OutboxEntry,
+	type OutboxQueue,
+} from '../../shared/outbox';
+import { waitForReady } from '../../shared/dedup';
+import { dropPrefix, testRedis, uniquePrefix } from '../support/redisClient';
+
+const key = outboxKey('outbox-integration-secret-0001');
+const q: OutboxQueue = { platform: 'meta', destination: 'px1' };
+const HOUR = 3_600_000;
+
+const entry = (id: string, over: Partial<OutboxEntry> = {}): OutboxEntry => ({
+	event_id: id,
+	event_name: 'Lead',
+	event_time: 1_000,
+	payload: { event_id: id, user_data: { em: ['hashed-email-value'] } },
+	attempts: 1,
+	deadline: 100 * HOUR,
+	queued_at: 0,
+	...over,
+});
+
+describe('outbox in real Redis', () => {
+	let redis: Redis;
+	let prefix: string;
+	let store: OutboxStore;
+	beforeAll(async () => {
+		redis = testRedis();
+		await waitForReady(redis, 5_000);
+	});
+	beforeEach(() => {
+		prefix = uniquePrefix('outbox');
+		store = new OutboxStore(redis, prefix);
+	});
+	afterEach(() => dropPrefix(redis, prefix));
+	afterAll(() => redis.quit());
+
+	it('queues an event sealed: nothing in Redis reads as the event', async () => {
+		const queued = await queueEvent(store, key, q, entry('e1'), { now: 0, random: () => 0 });
+		expect(queued).toEqual({ queued: true, nextTry: 30_000, attempts: 1 });
+		const keys = await redis.keys(`${prefix}:*`);
+		for (const k of keys) {
+			const type = await redis.type(k);
+			const dump =
+				type === 'hash'
+					? JSON.stringify(await redis.hgetall(k))
+					: type === 'zset'
+						? JSON.stringify(await redis.zrange(k, 0, -1))
+						: JSON.stringify(await redis.smembers(k));
+			expect(dump).not.toContain('hashed-email-value');
+			expect(dump).not.toContain('user_data');
+		}
+	});
+
+	it('drains only what is due, once, even with two drainers polling at once', async () => {
+		for (let i = 0; i < 50; i++) await queueEvent(store, key, q, entry(`e${i}`), { now: 0 });
+		expect((await drainDue(store, key, { now: 1_000, limit: 100 })).due).toHaveLength(0);
+		const [a, b] = await Promise.all([
+			drainDue(store, key, { now: HOUR, limit: 100 }),
+			drainDue(new OutboxStore(redis, prefix), key, { now: HOUR, limit: 100 }),
+		]);
+		const ids = [...a.due, ...b.due].map((d) => d.event_id);
+		expect(ids).toHaveLength(50);
+		expect(new Set(ids).size).toBe(50);
+		// Reserved for the drainer that took them; due again once the lease ends.
+		expect((await drainDue(store, key, { now: HOUR + 1, limit: 100 })).due).toHaveLength(0);
+		expect((await drainDue(store, key, { now: 2 * HOUR, limit: 100 })).due).toHaveLength(50);
+	});
+
+	it('an entry it cannot open goes to dead letters with the reason; the others go on', async () => {
+		await queueEvent(store, key, q, entry('good'), { now: 0 });
+		await queueEvent(store, outboxKey('the-old-rotated-outbox-key'), q, entry('old'), { now: 0 });
+		const drained = await drainDue(store, key, { now: 2 * HOUR, limit: 10 });
+		expect(drained.due.map((d) => d.event_id)).toEqual(['good']);
+		expect(drained.deadLettered).toEqual([{ ...q, event_id: 'old', reason: 'undecryptable' }]);
+		const dead = await store.deadLetters(q);
+		expect(dead).toHaveLength(1);
+		expect(dead[0].message).toMatch(/another key/);
+	});
+
+	it('an event whose window passes while queued is dead-lettered `expired`, never handed out', async () => {
+		await queueEvent(store, key, q, entry('late', { deadline: HOUR }), { now: 0 });
+		const drained = await drainDue(store, key, { now: 2 * HOUR, limit: 10 });
+		expect(drained.due).toHaveLength(0);
+		expect((await store.deadLetters(q))[0]).toMatchObject({ event_id: 'late', reason: 'expired' });
+	});
+
+	it('settles drained sends: delivered removed, retryable re-queued with one more attempt, rejected dead', async () => {
+		for (const id of ['ok', 'again', 'bad']) await queueEvent(store, key, q, entry(id), { now: 0 });
+		await settleDrained(store, key, q, entry('ok'), { status: 'sent' }, { now: HOUR });
+		const again = await settleDrained(
+			store,
+			key,
+			q,
+			entry('again'),
+			{ status: 'failed', retryable: true, error: '503' },
+			{ now: HOUR, random: () => 0 },
+		);
+		expect(again).toEqual({ queued: true, nextTry: HOUR + 60_000, attempts: 2 });
+		await settleDrained(
+			store,
+			key,
+			q,
+			entry('bad'),
+			{ status: 'failed', retryable: false, error: 'invalid pixel' },
+			{ now: HOUR },
+		);
+		expect(await store.pendingCount(q)).toBe(1);
+		expect(await store.deadLetters(q)).toEqual([
+			{ event_id: 'bad', reason: 'rejected', message: 'invalid pixel', at: HOUR },
+		]);
+	});
+
+	it('replays dead letters under the same event ids, and purges them', async () => {
+		for (const id of ['a', 'b']) {
+			await queueEvent(store, key, q, entry(id), { now: 0 });
+			await store.deadLetter(q, id, 'rejected', 'x', 0);
+		}
+		expect(await store.replay(q, ['a'], 5)).toBe(1);
+		const drained = await drainDue(store, key, { now: 5, limit: 10 });
+		expect(drained.due.map((d) => d.event_id)).toEqual(['a']);
+		expect(await store.purge(q, 'all')).toBe(1);
+		expect(await store.deadLetters(q)).toEqual([]);
+	});
+});

@@ -1,0 +1,262 @@
+import type { IDataObject, INode, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { LeadCapiOutboxTrigger } from '../../nodes/LeadCapiOutboxTrigger/LeadCapiOutboxTrigger.node';
+import { LeadCapiDeadLetters } from '../../nodes/LeadCapiDeadLetters/LeadCapiDeadLetters.node';
+import { MetaConversions } from '../../nodes/MetaConversions/MetaConversions.node';
+import { webLead } from '../support/leads';
+import { runExecute } from './support/context';
+import { nodeRedis } from './support/redis';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startMetaStandIn } = require('../standins/meta.js');
+
+const TOKEN = 'EAAG-node-test-token-0123456789';
+const OUTBOX_KEY = { secret: 'node-test-outbox-key-0123456789' };
+const PLATFORM_DOWN = { status: 503, headers: { 'retry-after': '0' } };
+
+/** n8n's polling context as the trigger uses it: parameters, credentials, logger. */
+function pollContext(params: IDataObject, credentials: Record<string, IDataObject>) {
+	const warnings: string[] = [];
+	const ctx = {
+		getNodeParameter: (name: string, fallback?: unknown) => params[name] ?? fallback,
+		getCredentials: async (name: string) => {
+			if (!credentials[name])
+				throw new Error(`Node does not have any credentials set for "${name}"`);
+			return credentials[name];
+		},
+		getNode: () => ({ name: 'Lead CAPI Outbox Trigger', type: 'leadCapiOutboxTrigger' }) as INode,
+		logger: {
+			warn: (m: string) => warnings.push(m),
+			debug: () => undefined,
+			info: () => undefined,
+		},
+	};
+	return { ctx: ctx as unknown as IPollFunctions, warnings };
+}
+
+const json = (items: INodeExecutionData[]) => items.map((i) => i.json as IDataObject);
+
+describe('outbox through the nodes (real Redis, Meta stand-in)', () => {
+	const redis = nodeRedis('outbox');
+	let standIn: {
+		url: string;
+		received: Array<{ event: { event_id: string } }>;
+		queueFaults(faults: unknown[]): void;
+		reset(): void;
+		close(): Promise<void>;
+	};
+	beforeAll(async () => {
+		standIn = await startMetaStandIn({ accessToken: TOKEN, appSecret: 'app-secret-x' });
+	});
+	afterAll(() => standIn.close());
+	beforeEach(() => {
+		standIn.reset();
+	});
+
+	const credentials = (withKey = true) => ({
+		leadCapiMetaApi: {
+			pixelId: '1234567890',
+			accessToken: TOKEN,
+			appSecret: 'app-secret-x',
+			baseUrl: standIn.url,
+		},
+		leadCapiRedisApi: redis.credential(),
+		...(withKey ? { leadCapiOutboxApi: OUTBOX_KEY } : {}),
+	});
+	const meta = new MetaConversions();
+	const trigger = new LeadCapiOutboxTrigger();
+	/** The clock moving past every next try: the queued entries become due now. */
+	const timePasses = async () => {
+		const keys = await redis.admin.keys(`${redis.prefix}:outbox:*:due`);
+		for (const k of keys) {
+			const ids = await redis.admin.zrange(k, 0, -1);
+			for (const id of ids) await redis.admin.zadd(k, 0, id);
+		}
+	};
+	const poll = async (withKey = true) =>
+		trigger.poll!.call(pollContext({ platform: 'all' }, credentials(withKey) as never).ctx);
+
+	it('a platform that is down: leads are queued with their next try, delivered once by the drain, then the outbox is empty', async () => {
+		standIn.queueFaults(Array(5).fill(PLATFORM_DOWN));
+		const leads = [webLead(1), webLead(2), webLead(3)] as unknown as IDataObject[];
+		const first = await runExecute(meta, leads, { credentials: credentials() });
+		const queued = json(first.outputs[0]);
+		expect(queued.map((r) => r.status)).toEqual(['queued', 'queued', 'queued']);
+		for (const r of queued) {
+			expect(Date.parse(String((r.outbox as IDataObject).next_try))).toBeGreaterThan(Date.now());
+		}
+		expect(standIn.received).toHaveLength(0);
+		// Not due yet: nothing to emit.
+		expect(await poll()).toBeNull();
+
+		await timePasses();
+		const drained = (await poll())![0];
+		expect(drained).toHaveLength(3);
+		expect(JSON.stringify(drained)).not.toContain('user_data');
+		// A second drainer polling meanwhile gets nothing: the events are reserved.
+		expect(await poll()).toBeNull();
+
+		const sent = await runExecute(meta, drained, { credentials: credentials() });
+		expect(json(sent.outputs[0]).map((r) => r.status)).toEqual(['sent', 'sent', 'sent']);
+		expect(json(sent.outputs[0]).map((r) => r.event_id)).toEqual(queued.map((r) => r.event_id));
+		expect(standIn.received.map((e) => e.event.event_id).sort()).toEqual(
+			queued.map((r) => String(r.event_id)).sort(),
+		);
+
+		// Delivered entries are gone; the same leads run again are duplicates, never resent.
+		await timePasses();
+		expect(await poll()).toBeNull();
+		const again = await runExecute(meta, leads, { credentials: credentials() });
+		expect(json(again.outputs[0]).map((r) => r.status)).toEqual([
+			'duplicate',
+			'duplicate',
+			'duplicate',
+		]);
+		expect(standIn.received).toHaveLength(3);
+	});
+
+	it('a drained event that fails again is queued again with one more attempt', async () => {
+		standIn.queueFaults(Array(5).fill(PLATFORM_DOWN));
+		await runExecute(meta, [webLead(7) as unknown as IDataObject], { credentials: credentials() });
+		await timePasses();
+		const drained = (await poll())![0];
+		standIn.queueFaults(Array(5).fill(PLATFORM_DOWN));
+		const retried = json(
+			(await runExecute(meta, drained, { credentials: credentials() })).outputs[0],
+		);
+		expect(retried[0]).toMatchObject({ status: 'queued', outbox: { attempts: 2 } });
+		expect(standIn.received).toHaveLength(0);
+	});
+
+	it('without an Outbox Key credential a retryable failure stays failed and says how to queue it', async () => {
+		standIn.queueFaults(Array(5).fill(PLATFORM_DOWN));
+		const out = await runExecute(meta, [webLead(9) as unknown as IDataObject], {
+			credentials: credentials(false),
+			onError: 'continueRegularOutput',
+		});
+		const [r] = json(out.outputs[0]);
+		expect(r.status).toBe('failed');
+		expect(r.retryable).toBe(true);
+		expect((r.warnings as string[]).join(' ')).toMatch(/needs an Outbox Key credential/);
+	});
+
+	it('Retry Failed Sends Later → Off leaves retryable failures as they were', async () => {
+		standIn.queueFaults(Array(5).fill(PLATFORM_DOWN));
+		const out = await runExecute(meta, [webLead(10) as unknown as IDataObject], {
+			credentials: credentials(),
+			params: { retryLater: 'off' },
+			onError: 'continueRegularOutput',
+		});
+		expect(json(out.outputs[0])[0]).toMatchObject({ status: 'failed', retryable: true });
+		expect(await redis.admin.keys(`${redis.prefix}:outbox:*`)).toEqual([]);
+	});
+
+	it('Dead Letters: lists counts and reasons without personal data, replays under the same event id, purges', async () => {
+		const dead = new LeadCapiDeadLetters();
+		standIn.queueFaults(Array(5).fill(PLATFORM_DOWN));
+		const queued = json(
+			(
+				await runExecute(meta, [webLead(11) as unknown as IDataObject], {
+					credentials: credentials(),
+				})
+			).outputs[0],
+		);
+		// Drained by a trigger with another key (a rotated key): it cannot open the entry.
+		await timePasses();
+		const rotated = trigger.poll!.call(
+			pollContext({ platform: 'all' }, {
+				...credentials(),
+				leadCapiOutboxApi: { secret: 'a-rotated-outbox-key-000000' },
+			} as never).ctx,
+		);
+		expect(await rotated).toBeNull();
+
+		const list = json(
+			(await runExecute(dead, [{}], { credentials: credentials(), params: { operation: 'list' } }))
+				.outputs[0],
+		);
+		expect(list).toEqual([
+			expect.objectContaining({
+				platform: 'meta',
+				destination: '1234567890',
+				count: 1,
+				reasons: { undecryptable: 1 },
+			}),
+		]);
+		expect(JSON.stringify(list)).not.toMatch(/@|user_data/);
+
+		const replayed = json(
+			(
+				await runExecute(dead, [{}], {
+					credentials: credentials(),
+					params: { operation: 'replay' },
+				})
+			).outputs[0],
+		);
+		expect(replayed[0]).toMatchObject({ replayed: 1 });
+		const drained = (await poll())![0];
+		expect((drained[0].json.outbox as IDataObject).event_id).toBe(queued[0].event_id);
+		await runExecute(meta, drained, { credentials: credentials() });
+		expect(standIn.received.map((e) => e.event.event_id)).toEqual([queued[0].event_id]);
+
+		// Another entry the rotated key left unreadable, then purged with the rest.
+		standIn.queueFaults(Array(5).fill(PLATFORM_DOWN));
+		await runExecute(meta, [webLead(12) as unknown as IDataObject], { credentials: credentials() });
+		await timePasses();
+		await trigger.poll!.call(
+			pollContext({ platform: 'all' }, {
+				...credentials(),
+				leadCapiOutboxApi: { secret: 'a-rotated-outbox-key-000000' },
+			} as never).ctx,
+		);
+		const purged = json(
+			(await runExecute(dead, [{}], { credentials: credentials(), params: { operation: 'purge' } }))
+				.outputs[0],
+		);
+		expect(purged[0]).toMatchObject({ purged: 1 });
+		expect(
+			json(
+				(
+					await runExecute(dead, [{}], {
+						credentials: credentials(),
+						params: { operation: 'list' },
+					})
+				).outputs[0],
+			),
+		).toEqual([]);
+	});
+
+	it('Deliver → Via Outbox: single-lead executions only queue; the drain sends them in one request, once', async () => {
+		const requestsBefore = (standIn as unknown as { requests: unknown[] }).requests.length;
+		const queued: IDataObject[] = [];
+		for (let i = 20; i < 25; i++) {
+			const out = await runExecute(meta, [webLead(i) as unknown as IDataObject], {
+				credentials: credentials(),
+				params: { deliver: 'outbox' },
+			});
+			queued.push(...json(out.outputs[0]));
+		}
+		expect(queued.map((r) => r.status)).toEqual(Array(5).fill('queued'));
+		expect(queued.every((r) => r.dry_run === undefined && r.payload === undefined)).toBe(true);
+		expect((standIn as unknown as { requests: unknown[] }).requests.length).toBe(requestsBefore);
+		// Due at once: no time has to pass.
+		const drained = (await poll())![0];
+		expect(drained).toHaveLength(5);
+		const sent = json((await runExecute(meta, drained, { credentials: credentials() })).outputs[0]);
+		expect(sent.map((r) => r.status)).toEqual(Array(5).fill('sent'));
+		expect((standIn as unknown as { requests: unknown[] }).requests.length).toBe(
+			requestsBefore + 1,
+		);
+		expect(standIn.received.map((e) => e.event.event_id).sort()).toEqual(
+			queued.map((r) => String(r.event_id)).sort(),
+		);
+		// The same leads again via the outbox: queued, and dropped by the drain as duplicates.
+		await runExecute(meta, [webLead(20) as unknown as IDataObject], {
+			credentials: credentials(),
+			params: { deliver: 'outbox' },
+		});
+		const again = json(
+			(await runExecute(meta, (await poll())![0], { credentials: credentials() })).outputs[0],
+		);
+		expect(again.map((r) => r.status)).toEqual(['duplicate']);
+		expect(standIn.received).toHaveLength(5);
+	});
+});
