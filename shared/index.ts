@@ -24,4 +24,5 @@ export * from './capture/browser';
 export * from './rules';
 export { PLATFORM_ADAPTERS } from './platforms';
 export * from './stats';
+export * from './ledger';
 export { joinSentences } from './sentences';

@@ -24,6 +24,7 @@ export function prepareEvent<Config, Payload>(
 			eventName: c.item.eventName,
 			eventId: c.eventId,
 			eventTime: c.eventTime,
+			ledger: c.ledger,
 			identity,
 			user,
 		},

@@ -1,3 +1,4 @@
+import { ledgerWrites } from '../ledger/stage';
 import { errorMessage, statsOf, type Candidate, type RunState } from './runState';
 import type { SettlePlan } from './send';
 import type { ItemResult } from './types';
@@ -43,6 +44,7 @@ export async function settleBatch(
 			commit: plan.commit,
 			release: plan.release,
 			committedTtlMs: run.committedTtlMs,
+			ledger: ledgerWrites(run, target.claimed, plan.commit),
 			stats: retry.count
 				? statsOf(
 						run,

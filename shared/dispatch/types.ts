@@ -1,11 +1,15 @@
 import type { DedupStore } from '../dedup/types';
 import type { EventWindowPolicy } from '../events/eventTime';
 import type { NormalizedIdentity, PlatformIdentity } from '../identity';
+import type { LedgerEntry, LedgerOptions } from '../ledger/types';
 import type { Transport } from '../transport/transport';
 import type { LeadRecord, LeadState, Platform } from '../types';
 
-/** One result per input item (DESIGN.md "Results"). */
-export type ItemStatus = 'sent' | 'duplicate' | 'skipped' | 'failed';
+/**
+ * One result per input item (DESIGN.md "Results"). `expired`: a lead's stage event older than
+ * the platform accepts — not sent, never sent with a rewritten time (docs/stages.md).
+ */
+export type ItemStatus = 'sent' | 'duplicate' | 'skipped' | 'expired' | 'failed';
 
 /**
  * What the dedup layer did for the item: `claimed` (this run owned it and still does: sent and
@@ -64,6 +68,8 @@ export interface BuildContext {
 	identity: NormalizedIdentity;
 	/** The identity rendered with this platform's profile (hashed where it hashes). */
 	user: PlatformIdentity;
+	/** What the stage ledger holds for this lead here, when the run reads it. */
+	ledger?: LedgerEntry | null;
 }
 
 export type BuildOutcome<Payload> =
@@ -188,4 +194,10 @@ export interface DispatchOptions<Config, Payload> {
 	inFlightWaitMs?: number;
 	clock?: () => number;
 	sleep?: (ms: number) => Promise<void>;
+	/**
+	 * The stage ledger (shared/ledger, docs/stages.md), with a store: each sent event is written
+	 * to its lead's ledger in the settle; a stage already in it is not sent again, skipped and
+	 * out-of-order stages are warned about. Absent: no ledger.
+	 */
+	ledger?: LedgerOptions;
 }
