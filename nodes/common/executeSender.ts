@@ -12,6 +12,7 @@ import {
 	joinSentences,
 	namespacedPrefix,
 	readLeadRecord,
+	stageOf,
 	Transport,
 	withRecordFields,
 	type HttpExecutor,
@@ -70,6 +71,9 @@ export interface SenderOptions extends IDataObject {
 	includePayload?: boolean;
 	recordField?: string;
 	clientKey?: string;
+	stageLedger?: boolean;
+	ledgerTtlDays?: number;
+	stageOrder?: string;
 }
 
 /**
@@ -85,6 +89,17 @@ function eventNamer<Config, Payload>(
 	if (event === 'custom') {
 		return (_record, itemIndex) =>
 			finish(String(ctx.getNodeParameter('customEventName', itemIndex)).trim());
+	}
+	if (event === 'fromStage') {
+		return (record, itemIndex) => {
+			const stage = stageOf(record);
+			if (stage === undefined) {
+				throw new NodeOperationError(ctx.getNode(), 'the lead record has no stage', {
+					itemIndex,
+				});
+			}
+			return finish(stage);
+		};
 	}
 	if (event !== 'fromState') return () => finish(event);
 	const table = spec.adapter.eventNameByState;
@@ -202,6 +217,16 @@ export function dispatchOptions(options: SenderOptions) {
 		batchSize: options.batchSize,
 		dryRun: Boolean(options.dryRun),
 		includePayload: Boolean(options.includePayload),
+		ledger:
+			options.stageLedger === false
+				? undefined
+				: {
+						ttlMs: Math.max(90, Number(options.ledgerTtlDays ?? 180)) * 86_400_000,
+						stageOrder: String(options.stageOrder ?? '')
+							.split(',')
+							.map((s) => s.trim())
+							.filter((s) => s !== ''),
+					},
 	} as const;
 }
 

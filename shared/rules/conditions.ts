@@ -14,6 +14,7 @@ import {
 	testRuleRegex,
 	type GuardedRegex,
 } from './regex';
+import { DAYS_SINCE_LEAD_CREATED, daysSinceLeadCreated } from './stage';
 import { comparableText, parseList, quote, quoteList, textOf } from './text';
 import {
 	CASE_SENSITIVE_MATCH_TYPES,
@@ -226,6 +227,7 @@ function readConditionValues(
 	compiled: CompiledCondition,
 	record: object,
 ): { values: unknown[] } | { notEvaluable: string } {
+	if (compiled.field === DAYS_SINCE_LEAD_CREATED) return { values: daysSinceLeadCreated(record) };
 	if (EMAIL_DOMAIN_TYPES.has(compiled.matchType) && compiled.field === 'contact.email') {
 		const values = readValues(record, compiled.parts);
 		if (values.length > 0) return { values };

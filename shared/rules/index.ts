@@ -105,3 +105,4 @@ export { buildPreview } from './preview';
 export { emailDomain, FREE_MAIL_DOMAINS, isFreeMailDomain } from './email-domains';
 export { parseRuleDate, parseRuleNumber } from './numbers';
 export { MAX_REGEX_INPUT_LENGTH, MAX_REGEX_PATTERN_LENGTH, REGEX_TIMEOUT_MS } from './regex';
+export { DAYS_SINCE_LEAD_CREATED, daysSinceLeadCreated, withLedgerFacts } from './stage';
