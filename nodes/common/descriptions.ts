@@ -299,7 +299,7 @@ const commonOptions: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			"Whether to record each lead's sent events and stages (ids and times, no personal data) beside the dedup keys: a stage is sent once even after its dedup key expired, skipped and out-of-order stages are warned about, and Google adjustments find the original conversion (see docs/stages.md)",
+			"Whether to record each lead's sent events and stages (IDs and times, no personal data) beside the dedup keys: a stage is sent once even after its dedup key expired, skipped and out-of-order stages are warned about, and Google adjustments find the original conversion (see docs/stages.md)",
 	},
 	{
 		displayName: 'Stage Ledger TTL (Days)',

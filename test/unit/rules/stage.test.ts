@@ -32,7 +32,8 @@ describe('rules: stage conditions', () => {
 	});
 
 	it('without the lead creation time the age is missing, and the rule says so', () => {
-		const { lead_created_at: _drop, ...noCreation } = stageRecord(1);
+		const noCreation: Record<string, unknown> = stageRecord(1);
+		delete noCreation.lead_created_at;
 		expect(evaluateRules(QUALIFIED_WITHIN_28_DAYS, noCreation).reason).toBe(
 			'condition 2 of 3 failed: days_since_lead_created is less than 28: no (field is missing)',
 		);
@@ -44,7 +45,8 @@ describe('rules: stage conditions', () => {
 			'stage:Lead': '1772359200',
 			'stage:Contacted': '1772500000',
 		});
-		const { lead_created_at: _drop, ...bare } = stageRecord(40);
+		const bare: Record<string, unknown> = stageRecord(40);
+		delete bare.lead_created_at;
 		const filled = withLedgerFacts(bare, entry);
 		expect(filled).toMatchObject({ lead_created_at: '2026-03-01T10:00:00.000Z', previous_stage: 'Contacted' });
 		expect(evaluateRules(QUALIFIED_WITHIN_28_DAYS, filled).matched).toBe(false);
