@@ -10,6 +10,7 @@ import { verifySignature } from './signature';
 import { mapCalcom } from './sources/calcom';
 import { mapCalendly } from './sources/calendly';
 import { mapGeneric } from './sources/generic';
+import { mapHubSpot } from './sources/hubspot';
 import { mapScript } from './sources/script';
 import { mapTally } from './sources/tally';
 import { mapTypeform } from './sources/typeform';
@@ -44,6 +45,7 @@ const SOURCE_MAPPERS: Readonly<
 	tally: mapTally,
 	calendly: mapCalendly,
 	calcom: mapCalcom,
+	hubspot: mapHubSpot,
 	script: mapScript,
 };
 

@@ -1,7 +1,14 @@
 import type { LeadRecord, LeadState } from '../types';
 
 /** Where a capture comes from: a generic webhook, a form-tool preset, or our browser script. */
-export type CaptureSource = 'generic' | 'typeform' | 'tally' | 'calendly' | 'calcom' | 'script';
+export type CaptureSource =
+	| 'generic'
+	| 'typeform'
+	| 'tally'
+	| 'calendly'
+	| 'calcom'
+	| 'hubspot'
+	| 'script';
 
 export const CAPTURE_SOURCES: readonly CaptureSource[] = [
 	'generic',
@@ -9,6 +16,7 @@ export const CAPTURE_SOURCES: readonly CaptureSource[] = [
 	'tally',
 	'calendly',
 	'calcom',
+	'hubspot',
 	'script',
 ];
 

@@ -122,7 +122,9 @@ export function readEpochMs(raw: unknown): number | null {
 
 function epochNumberToMs(value: number): number | null {
 	if (!Number.isFinite(value) || value <= 0) return null;
-	return Math.round(value < EPOCH_SECONDS_BELOW ? value * 1000 : value);
+	const ms = Math.round(value < EPOCH_SECONDS_BELOW ? value * 1000 : value);
+	// Beyond what a Date can hold (±8.64e15 ms): not a time.
+	return ms > 8.64e15 ? null : ms;
 }
 
 function result(value: string | null, warnings: string[]): FbcResult {

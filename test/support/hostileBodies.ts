@@ -17,6 +17,7 @@ export const CAPTURE_FIXTURES: Record<CaptureSource, string[]> = {
 	tally: ['tally-form-response.json'],
 	calendly: ['calendly-invitee-created.json', 'calendly-invitee-canceled.json'],
 	calcom: ['calcom-booking-created.json'],
+	hubspot: ['hubspot-deal-stage.json'],
 	script: ['script-submit.json', 'script-partial.json'],
 };
 

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -63,4 +63,10 @@ export const sign = {
 		'calendly-webhook-signature': `t=${t},v1=${hmac(Buffer.concat([Buffer.from(`${t}.`), body]), secret)}`,
 	}),
 	calcom: (body: Buffer, secret = SECRET) => ({ 'x-cal-signature-256': hmac(body, secret) }),
+	hubspot: (body: Buffer, secret = SECRET) => ({
+		'x-hubspot-signature': createHash('sha256')
+			.update(Buffer.concat([Buffer.from(secret), body]))
+			.digest('hex'),
+		'x-hubspot-signature-version': 'v1',
+	}),
 };
