@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { LEAD_FIELD_OPTIONS, optionNameExpression } from '../common/descriptions';
 
-const PRESETS = ['typeform', 'tally', 'calendly', 'calcom'];
+const PRESETS = ['typeform', 'tally', 'calendly', 'calcom', 'hubspot'];
 
 /** Short source names for the canvas subtitle ("Typeform: /demo-form"). */
 const SOURCE_SHORT_NAMES: Record<string, string> = {
@@ -9,6 +9,7 @@ const SOURCE_SHORT_NAMES: Record<string, string> = {
 	calendly: 'Calendly',
 	script: 'Site script',
 	generic: 'Webhook',
+	hubspot: 'HubSpot',
 	tally: 'Tally',
 	typeform: 'Typeform',
 };
@@ -42,6 +43,12 @@ export const captureTriggerProperties: INodeProperties[] = [
 				name: 'Generic Webhook (JSON or Form)',
 				value: 'generic',
 				description: 'Any JSON or form-encoded POST: common fields detected, any field mappable',
+			},
+			{
+				name: 'HubSpot (Deal and Lifecycle Stages)',
+				value: 'hubspot',
+				description:
+					"Deal stage and lifecycle stage changes → a later stage of the lead (record ID = HubSpot's object ID; other events are acknowledged and ignored)",
 			},
 			{ name: 'Tally', value: 'tally', description: 'Form responses → lead' },
 			{ name: 'Typeform', value: 'typeform', description: 'Form responses → lead' },
@@ -96,6 +103,14 @@ export const captureTriggerProperties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 		displayOptions: { show: { source: ['calcom'] } },
+	},
+	{
+		displayName:
+			'In your HubSpot app: Webhooks → Target URL: the Production URL (under Webhook URLs at the top of this panel); subscribe to deal property change "dealstage" and/or contact property change "lifecyclestage". The credential holds the app\'s client secret (v1 signature). See docs/stages.md.',
+		name: 'hubspotNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { source: ['hubspot'] } },
 	},
 	{
 		displayName: 'Authentication',

@@ -126,7 +126,7 @@ describe('Lead Capture Trigger notices', () => {
 	it('every setup notice points to the Production URL under Webhook URLs, never a placeholder URL', () => {
 		const setup = notices.filter((n) => /URL/.test(n.displayName));
 		expect(setup.map((n) => n.name).sort()).toEqual(
-			['calcomNotice', 'calendlyNotice', 'scriptNotice', 'tallyNotice', 'typeformNotice'].sort(),
+			['calcomNotice', 'calendlyNotice', 'hubspotNotice', 'scriptNotice', 'tallyNotice', 'typeformNotice'].sort(),
 		);
 		for (const notice of setup) {
 			expect(notice.displayName).toMatch(/Production URL/);

@@ -84,6 +84,7 @@ describe('canvas subtitles', () => {
 			tally: 'Tally: /lead-capture',
 			calendly: 'Calendly: /lead-capture',
 			calcom: 'Cal.com: /lead-capture',
+			hubspot: 'HubSpot: /lead-capture',
 		};
 		const source = describeNode('leadCaptureTrigger').properties.find((p) => p.name === 'source')!;
 		expect(Object.keys(expected).sort()).toEqual(
