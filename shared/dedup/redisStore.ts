@@ -228,7 +228,8 @@ export class RedisDedupStore implements DedupStore {
 		request: SettleRequest,
 		stats: StatsIncrements | undefined,
 	): Promise<number[]> {
-		const ledger = (request.ledger ?? []).filter((w) => request.commit.includes(w.gateKey));
+		const gate = new Map(request.commit.map((key, i) => [key, i + 1]));
+		const ledger = (request.ledger ?? []).filter((w) => gate.has(w.gateKey));
 		const args = [
 			claimValue,
 			String(request.committedTtlMs),
@@ -245,7 +246,7 @@ export class RedisDedupStore implements DedupStore {
 			const set = Object.entries(write.set);
 			const absent = Object.entries(write.setIfAbsent);
 			args.push(
-				String(request.commit.indexOf(write.gateKey) + 1),
+				String(gate.get(write.gateKey)),
 				String(write.ttlMs),
 				String(set.length),
 				String(absent.length),
