@@ -93,7 +93,7 @@ async function run({ quick = false, log = console.log } = {}) {
 					event_time: r.event_time,
 					payload: r.payload,
 					attempts: 0,
-					deadline: ob.deadlineOf(r.event_time, shared.metaAdapter.eventWindowSeconds),
+					deadline: ob.deadlineOf(r.event_time, shared.metaAdapter.eventTimeWindow.seconds),
 					queued_at: t,
 				},
 				{ now: t, dueAt: t },

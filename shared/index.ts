@@ -24,5 +24,6 @@ export * from './capture/browser';
 export * from './rules';
 export { PLATFORM_ADAPTERS } from './platforms';
 export * from './stats';
+export * from './ledger';
 export { joinSentences } from './sentences';
 export * as outbox from './outbox';

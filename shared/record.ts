@@ -11,6 +11,8 @@ export const LEAD_RECORD_FIELDS: readonly string[] = [
 	'occurred_at',
 	'stage',
 	'stage_at',
+	'lead_created_at',
+	'previous_stage',
 	'contact.email',
 	'contact.phone',
 	'contact.first_name',

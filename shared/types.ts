@@ -81,9 +81,17 @@ export interface LeadRecord {
 	record_id?: RawValue;
 	state?: RawValue;
 	occurred_at?: RawValue;
-	/** A CRM stage event: the stage name (e.g. "Qualified") and when the lead reached it. */
+	/**
+	 * A later stage of the lead (docs/stages.md): the CRM's stage name (`qualified`, `won`), sent
+	 * as the event of that name. The record keeps the `record_id` of the lead it belongs to.
+	 */
 	stage?: RawValue;
+	/** When the lead reached the stage (ISO-8601 or epoch); the event time of a stage event. */
 	stage_at?: RawValue;
+	/** When the lead itself was created (its first capture); the stage ledger keeps it too. */
+	lead_created_at?: RawValue;
+	/** The stage before this one, when the CRM says (else the stage ledger's last stage). */
+	previous_stage?: RawValue;
 	source?: LeadSource;
 	contact?: LeadContact;
 	click?: LeadClick;

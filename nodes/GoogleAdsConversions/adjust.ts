@@ -6,6 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import {
+	LEDGER_ORIGINAL,
+	originalFromLedger,
+	stageAdjustment,
 	dispatch,
 	namespacedPrefix,
 	readClientKey,
@@ -52,6 +55,12 @@ export const adjustProperties: INodeProperties[] = [
 					"Change the value of a conversion already sent (e.g. won for a new amount): the lead's value.amount and value.currency",
 			},
 			{
+				name: 'From Lead Stage',
+				value: 'fromStage',
+				description:
+					"Per lead, by its CRM stage (the record's stage): a retraction stage (lost, disqualified) retracts, a restatement stage (won) restates with the lead's value; other stages come out skipped (see docs/stages.md)",
+			},
+			{
 				name: 'Retraction (Remove)',
 				value: 'retraction',
 				description:
@@ -61,6 +70,22 @@ export const adjustProperties: INodeProperties[] = [
 		default: 'restatement',
 	},
 	{
+		displayName: 'Retraction Stages',
+		name: 'retractionStages',
+		type: 'string',
+		default: 'lost, disqualified',
+		displayOptions: { show: { operation: ['adjust'], adjustment: ['fromStage'] } },
+		description: 'Stages (comma-separated, any case) that retract the conversion',
+	},
+	{
+		displayName: 'Restatement Stages',
+		name: 'restatementStages',
+		type: 'string',
+		default: 'won',
+		displayOptions: { show: { operation: ['adjust'], adjustment: ['fromStage'] } },
+		description: "Stages (comma-separated, any case) that restate the conversion with the lead's value",
+	},
+	{
 		displayName: 'Original Event',
 		name: 'originalEvent',
 		type: 'options',
@@ -68,6 +93,12 @@ export const adjustProperties: INodeProperties[] = [
 		displayOptions: showAdjust,
 		options: [
 			{ name: 'Contact', value: 'contact' },
+			{
+				name: 'From Stage Ledger',
+				value: LEDGER_ORIGINAL,
+				description:
+					"The first conversion this node sent for the lead to this conversion action, with its time, as the stage ledger recorded it (Options → Keep a Stage Ledger)",
+			},
 			{ name: 'Lead', value: 'lead' },
 			{ name: 'Partial Lead', value: 'partial_lead' },
 			{ name: 'Purchase', value: 'purchase' },
@@ -84,18 +115,19 @@ export const adjustProperties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: '2026-11-01T10:00:00Z',
-		displayOptions: showAdjust,
+		displayOptions: { show: { operation: ['adjust'] }, hide: { originalEvent: [LEDGER_ORIGINAL] } },
 		description:
 			"When the original conversion happened (ISO-8601 or epoch). Empty: the lead's occurred_at. Google takes adjustments only up to 54 days after the conversion: older ones come out skipped with the reason.",
 	},
 ];
 
+/** Each item's record and the adjustment it asks for (the node's, or its stage's). */
 function readRecords(
 	ctx: IExecuteFunctions,
 	options: SenderOptions,
-	adjustment: GoogleAdjustment,
+	adjustmentOf: (record: DispatchItem['record']) => GoogleAdjustment | string,
 	original: string,
-): DispatchItem[] {
+): Array<DispatchItem & { adjustment?: GoogleAdjustment }> {
 	const mapped = ctx.getNodeParameter('leadInput', 0) === 'map';
 	const recordField = (options.recordField ?? '').trim();
 	return ctx.getInputData().map((item, i) => {
@@ -112,17 +144,28 @@ function readRecords(
 		const idProblem = lostDigits(record);
 		if (idProblem) return { record, eventName: '', error: idProblem };
 		// The conversion's own time: what the window is measured from, and Data Manager's event time.
-		const conversionTime = ctx.getNodeParameter('conversionTime', i, '') as unknown;
+		const conversionTime =
+			original === LEDGER_ORIGINAL ? '' : (ctx.getNodeParameter('conversionTime', i, '') as unknown);
 		if (conversionTime !== '' && conversionTime !== null && conversionTime !== undefined)
 			record = { ...record, occurred_at: conversionTime };
-		return { record, eventName: adjustmentEventName(adjustment, original, record.value) };
+		const adjustment = adjustmentOf(record);
+		if (adjustment !== 'retraction' && adjustment !== 'restatement')
+			return { record, eventName: '', error: adjustment };
+		return {
+			record,
+			adjustment,
+			eventName: adjustmentEventName(adjustment, original, record.value),
+		};
 	});
 }
 
-function output(results: ItemResult[], adjustment: GoogleAdjustment): INodeExecutionData[][] {
+function output(
+	results: ItemResult[],
+	adjustments: Array<GoogleAdjustment | undefined>,
+): INodeExecutionData[][] {
 	return [
 		results.map((result, i) => ({
-			json: { ...result, adjustment } as unknown as IDataObject,
+			json: { ...result, adjustment: adjustments[i] } as unknown as IDataObject,
 			pairedItem: { item: i },
 		})),
 	];
@@ -153,20 +196,29 @@ async function setup(
 	const transport = new Transport({ executor: googleAdsExecutor(ctx, credentialName) });
 	const credentials = await ctx.getCredentials(credentialName);
 	const clientKey = readClientKey(options.clientKey);
+	const fromLedger = original === LEDGER_ORIGINAL;
 	if (api === 'googleAdsApi') {
 		const config = await googleSpec.readConfig(ctx, credentials, options, transport);
-		const adapter = googleAdjustmentAdapter(adjustment, original, Date.now, clientKey);
+		const adapterFor = (event: string) =>
+			googleAdjustmentAdapter(adjustment, event, Date.now, clientKey);
+		const adapter = fromLedger ? originalFromLedger(adapterFor) : adapterFor(original);
 		return { adapter: adapter as PlatformAdapter<unknown, unknown>, config, transport };
 	}
 	const config = await dataManagerSpec.readConfig(ctx, credentials, options, transport);
-	const adapter = dataManagerRestatementAdapter(
-		googleDataManagerAdapter,
-		original,
-		Date.now,
-		clientKey,
-	);
+	const adapterFor = (event: string) =>
+		dataManagerRestatementAdapter(googleDataManagerAdapter, event, Date.now, clientKey);
+	const adapter = fromLedger ? originalFromLedger(adapterFor) : adapterFor(original);
 	return { adapter: adapter as PlatformAdapter<unknown, unknown>, config, transport };
 }
+
+const list = (text: unknown) =>
+	String(text ?? '')
+		.split(',')
+		.map((s) => s.trim())
+		.filter((s) => s !== '');
+
+/** What an item whose stage asks for no adjustment reports (skipped, nothing sent). */
+const STAGE_NOT_ADJUSTED = 'no adjustment for this stage: ';
 
 /**
  * Adjust: retractions and restatements of conversions already sent, identified by the original
@@ -175,42 +227,95 @@ async function setup(
  *  - Data Manager: restatements as the original event with the new value; retractions refused
  *    per item (Data Manager has none), naming the Google Ads API option.
  * Adjustments of conversions older than Google's window are skipped with the reason
- * (docs/platforms/google-data-manager.md §7).
+ * (docs/platforms/google-data-manager.md §7). With Adjustment "From Lead Stage" each lead's
+ * stage picks its adjustment; with Original Event "From Stage Ledger" the original conversion
+ * is the one the stage ledger holds for the lead (docs/stages.md).
  */
 export async function executeAdjust(
 	ctx: IExecuteFunctions,
 	api: GoogleApi,
 ): Promise<INodeExecutionData[][]> {
 	const options = ctx.getNodeParameter('options', 0, {}) as SenderOptions;
-	const adjustment = ctx.getNodeParameter('adjustment', 0) as GoogleAdjustment;
+	const chosen = ctx.getNodeParameter('adjustment', 0) as GoogleAdjustment | 'fromStage';
 	const original = ctx.getNodeParameter('originalEvent', 0) as string;
-	const items = readRecords(ctx, options, adjustment, original);
-	if (adjustment === 'retraction' && api === 'dataManager')
-		return output(refuseRetractions(items, original), adjustment);
-	const { adapter, config, transport } = await setup(ctx, api, adjustment, original, options);
-	const dryRun = Boolean(options.dryRun);
-	const resolved = dryRun
-		? { store: null, keyPrefix: undefined }
-		: await resolveStore(ctx, ctx.getNodeParameter('dedupStore', 0) as 'redis' | 'memory' | 'off');
-	let keyPrefix: string;
-	try {
-		keyPrefix = namespacedPrefix(resolved.keyPrefix, options.clientKey);
-	} catch (error) {
-		throw new NodeOperationError(ctx.getNode(), (error as Error).message);
-	}
-	const results = await dispatch(items, {
-		adapter,
-		config,
-		transport,
-		store: resolved.store,
-		keyPrefix,
-		...dispatchOptions(options),
+	const stages =
+		chosen === 'fromStage'
+			? {
+					retraction: list(ctx.getNodeParameter('retractionStages', 0, '')),
+					restatement: list(ctx.getNodeParameter('restatementStages', 0, '')),
+				}
+			: undefined;
+	const items = readRecords(
+		ctx,
+		options,
+		(record) =>
+			stages
+				? (stageAdjustment(record, stages) ??
+					`${STAGE_NOT_ADJUSTED}stage "${String(record.stage ?? '')}" is neither a retraction stage (${stages.retraction.join(', ')}) nor a restatement stage (${stages.restatement.join(', ')})`)
+				: chosen,
+		original,
+	);
+	const results = new Array<ItemResult>(items.length);
+	items.forEach((item, i) => {
+		if (item.adjustment === undefined && item.error?.startsWith(STAGE_NOT_ADJUSTED)) {
+			results[i] = {
+				status: 'skipped',
+				platform: 'google',
+				destination: '',
+				event_name: '',
+				match_keys: [],
+				warnings: [],
+				error: item.error,
+			};
+		}
 	});
-	if (api === 'dataManager') await recordDataManagerRequests(resolved.store, keyPrefix, results);
-	await markOwnDestinations(ctx, resolved.store, keyPrefix, readClientKey(options.clientKey), results);
+	const dryRun = Boolean(options.dryRun);
+	let store: Awaited<ReturnType<typeof resolveStore>>['store'] = null;
+	let keyPrefix = '';
+	for (const adjustment of ['restatement', 'retraction'] as const) {
+		// Items that failed to read go with the node's own adjustment (or the first group).
+		const indices = items
+			.map((_item, i) => i)
+			.filter((i) =>
+				results[i] === undefined &&
+				(items[i].adjustment ?? (chosen === 'fromStage' ? 'restatement' : chosen)) === adjustment,
+			);
+		if (indices.length === 0) continue;
+		const group = indices.map((i) => items[i]);
+		if (adjustment === 'retraction' && api === 'dataManager') {
+			refuseRetractions(group, original).forEach((r, k) => (results[indices[k]] = r));
+			continue;
+		}
+		const { adapter, config, transport } = await setup(ctx, api, adjustment, original, options);
+		if (!keyPrefix) {
+			const resolved = dryRun
+				? { store: null, keyPrefix: undefined }
+				: await resolveStore(ctx, ctx.getNodeParameter('dedupStore', 0) as 'redis' | 'memory' | 'off');
+			store = resolved.store;
+			try {
+				keyPrefix = namespacedPrefix(resolved.keyPrefix, options.clientKey);
+			} catch (error) {
+				throw new NodeOperationError(ctx.getNode(), (error as Error).message);
+			}
+		}
+		const sent = await dispatch(group, {
+			adapter,
+			config,
+			transport,
+			store,
+			keyPrefix,
+			...dispatchOptions(options),
+		});
+		sent.forEach((r, k) => (results[indices[k]] = r));
+	}
+	if (api === 'dataManager') await recordDataManagerRequests(store, keyPrefix, results);
+	await markOwnDestinations(ctx, store, keyPrefix, readClientKey(options.clientKey), results);
 	if (!ctx.continueOnFail()) {
 		const index = results.findIndex((r) => r.status === 'failed');
 		if (index >= 0) throw failedItemError(ctx, 'google', results, index);
 	}
-	return output(results, adjustment);
+	return output(
+		results,
+		items.map((item) => item.adjustment ?? (chosen === 'fromStage' ? undefined : chosen)),
+	);
 }

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { LEAD_FIELD_OPTIONS, optionNameExpression } from '../common/descriptions';
 
-const PRESETS = ['typeform', 'tally', 'calendly', 'calcom', 'metaLeadAds'];
+const PRESETS = ['typeform', 'tally', 'calendly', 'calcom', 'metaLeadAds', 'hubspot'];
 
 /** Short source names for the canvas subtitle ("Typeform: /demo-form"). */
 const SOURCE_SHORT_NAMES: Record<string, string> = {
@@ -10,6 +10,7 @@ const SOURCE_SHORT_NAMES: Record<string, string> = {
 	script: 'Site script',
 	generic: 'Webhook',
 	metaLeadAds: 'Meta Lead Ads',
+	hubspot: 'HubSpot',
 	tally: 'Tally',
 	typeform: 'Typeform',
 };
@@ -43,6 +44,12 @@ export const captureTriggerProperties: INodeProperties[] = [
 				name: 'Generic Webhook (JSON or Form)',
 				value: 'generic',
 				description: 'Any JSON or form-encoded POST: common fields detected, any field mappable',
+			},
+			{
+				name: 'HubSpot (Deal and Lifecycle Stages)',
+				value: 'hubspot',
+				description:
+					"Deal stage and lifecycle stage changes → a later stage of the lead (record ID = HubSpot's object ID; other events are acknowledged and ignored)",
 			},
 			{
 				name: 'Meta Lead Ads (Leadgen Webhook)',
@@ -122,6 +129,14 @@ export const captureTriggerProperties: INodeProperties[] = [
 		description:
 			"The token you type into the Meta app's webhook settings; Meta's subscription check (GET with hub.verify_token) must match it",
 		displayOptions: { show: { source: ['metaLeadAds'] } },
+	},
+	{
+		displayName:
+			'In your HubSpot app: Webhooks → Target URL: the Production URL (under Webhook URLs at the top of this panel); subscribe to deal property change "dealstage" and/or contact property change "lifecyclestage". The credential holds the app\'s client secret (v1 signature). See docs/stages.md.',
+		name: 'hubspotNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { source: ['hubspot'] } },
 	},
 	{
 		displayName: 'Authentication',

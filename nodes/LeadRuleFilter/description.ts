@@ -127,7 +127,8 @@ export const ruleFilterProperties: INodeProperties[] = [
 						type: 'string',
 						default: 'source.page_url',
 						placeholder: 'attributes.utm_source',
-						description: 'Dotted path in the lead record',
+						description:
+							'Dotted path in the lead record. Stage conditions: stage, previous_stage, and days_since_lead_created (from lead_created_at to stage_at).',
 					},
 					{
 						displayName: 'Match',

@@ -70,11 +70,6 @@ function eventSourceConfig(
 /** The standard events of the Event parameter (display name and the value sent). */
 const STANDARD_EVENTS: INodePropertyOptions[] = [
 		{ name: 'Complete Registration', value: 'CompleteRegistration' },
-		{
-			name: 'From Lead Stage',
-			value: 'fromStage',
-			description: "The record's stage (e.g. Qualified), for CRM stage events",
-		},
 		{ name: 'Contact', value: 'Contact' },
 		{ name: 'Lead', value: 'Lead' },
 		{ name: 'Purchase', value: 'Purchase' },

@@ -66,11 +66,6 @@ const tiktokSpec: SenderSpec<TiktokConfig, TiktokEvent> = {
 const STANDARD_EVENTS: INodePropertyOptions[] = [
 	{ name: 'Complete Registration', value: 'CompleteRegistration' },
 	{ name: 'Contact', value: 'Contact' },
-	{
-		name: 'From Lead Stage',
-		value: 'fromStage',
-		description: "The record's stage (e.g. Qualified), for CRM stage events",
-	},
 	{ name: 'Purchase', value: 'Purchase' },
 	{ name: 'Schedule', value: 'Schedule' },
 	{ name: 'Submit Form', value: 'SubmitForm' },

@@ -29,7 +29,7 @@ export function optionNameExpression(
 export function eventSubtitleExpression(standardEvents: INodePropertyOptions[]): string {
 	const event = '$parameter["event"]';
 	const named = optionNameExpression(event, standardEvents, event);
-	return `${event} === "fromState" ? "Event from lead state" : ${event} === "custom" ? "Custom event: " + $parameter["customEventName"] : "Event: " + (${named})`;
+	return `${event} === "fromState" ? "Event from lead state" : ${event} === "fromStage" ? "Event from lead stage" : ${event} === "custom" ? "Custom event: " + $parameter["customEventName"] : "Event: " + (${named})`;
 }
 
 export function eventSubtitle(standardEvents: INodePropertyOptions[]): string {
@@ -49,6 +49,12 @@ export function eventProperties(
 		...standardEvents,
 		{ name: 'Custom Event', value: 'custom' },
 		{ name: 'From Lead State', value: 'fromState', description: fromStateDescription },
+		{
+			name: 'From Lead Stage',
+			value: 'fromStage',
+			description:
+				"The lead's CRM stage (the record's stage field, e.g. Qualified) as a custom event: one event per stage per lead (see docs/stages.md)",
+		},
 	].sort((a, b) => a.name.localeCompare(b.name));
 	return [
 		{
@@ -313,6 +319,34 @@ const commonOptions: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description: 'Whether to add the exact event sent to each output item',
+	},
+	{
+		displayName: 'Keep a Stage Ledger',
+		name: 'stageLedger',
+		displayOptions: { hide: { '/dedupStore': ['off'] } },
+		type: 'boolean',
+		default: true,
+		description:
+			"Whether to record each lead's sent events and stages (IDs and times, no personal data) beside the dedup keys: a stage is sent once even after its dedup key expired, skipped and out-of-order stages are warned about, and Google adjustments find the original conversion (see docs/stages.md)",
+	},
+	{
+		displayName: 'Stage Ledger TTL (Days)',
+		name: 'ledgerTtlDays',
+		displayOptions: { hide: { '/dedupStore': ['off'] } },
+		type: 'number',
+		typeOptions: { minValue: 90 },
+		default: 180,
+		description: "How long a lead's stage ledger is kept after its last event (at least 90 days)",
+	},
+	{
+		displayName: 'Stage Order',
+		name: 'stageOrder',
+		displayOptions: { hide: { '/dedupStore': ['off'] } },
+		type: 'string',
+		default: '',
+		placeholder: 'Lead, Qualified, Booked, Won',
+		description:
+			"Your pipeline's stages in order (comma-separated event names). A stage sent while an earlier one was never sent, or after a later one, gets a warning (Meta asks for every stage change).",
 	},
 	{
 		displayName: 'Lead Record Field',

@@ -14,6 +14,7 @@ import {
 	readClientKey,
 	readLeadRecord,
 	recordIdProblem,
+	stageOf,
 	Transport,
 	withRecordFields,
 	type HttpExecutor,
@@ -83,6 +84,9 @@ export interface SenderOptions extends IDataObject {
 	includePayload?: boolean;
 	recordField?: string;
 	clientKey?: string;
+	stageLedger?: boolean;
+	ledgerTtlDays?: number;
+	stageOrder?: string;
 }
 
 /**
@@ -100,11 +104,12 @@ function eventNamer<Config, Payload>(
 			finish(String(ctx.getNodeParameter('customEventName', itemIndex)).trim());
 	}
 	if (event === 'fromStage') {
-		// CRM stage events (Meta Conversion Leads, TikTok CRM): the record's own stage name.
 		return (record, itemIndex) => {
-			const stage = typeof record.stage === 'string' ? record.stage.trim() : '';
-			if (!stage) {
-				throw new NodeOperationError(ctx.getNode(), 'the lead record has no stage', { itemIndex });
+			const stage = stageOf(record);
+			if (stage === undefined) {
+				throw new NodeOperationError(ctx.getNode(), 'the lead record has no stage', {
+					itemIndex,
+				});
 			}
 			return finish(stage);
 		};
@@ -243,6 +248,16 @@ export function dispatchOptions(options: SenderOptions) {
 		batchSize: options.batchSize,
 		dryRun: Boolean(options.dryRun),
 		includePayload: Boolean(options.includePayload),
+		ledger:
+			options.stageLedger === false
+				? undefined
+				: {
+						ttlMs: Math.max(90, Number(options.ledgerTtlDays ?? 180)) * 86_400_000,
+						stageOrder: String(options.stageOrder ?? '')
+							.split(',')
+							.map((s) => s.trim())
+							.filter((s) => s !== ''),
+					},
 	} as const;
 }
 

@@ -61,7 +61,10 @@ export function assembleRecord(
 	const identity = judgeIdentity(draft, config);
 	const recordId = resolveRecordId(draft, identity, config);
 	if ('problem' in recordId) return reject(422, `no usable record id: ${recordId.problem}`);
-	if (!identity.hasIdentity) {
+	// A later stage of a lead refers to a lead sent before (same record_id): the CRM's stage
+	// webhook rarely repeats the contact, and the platforms match it by the lead's ids.
+	const isStage = readText(draft.stage.stage) !== undefined;
+	if (!identity.hasIdentity && !isStage) {
 		return reject(
 			422,
 			'no identity: a lead needs an email or a phone number (or a click id with IP and user agent)',
@@ -72,6 +75,7 @@ export function assembleRecord(
 		record_id: recordId.id,
 		state: state.state,
 		occurred_at: occurredAt,
+		...compactSection(draft.stage),
 		source: compactSection(draft.source),
 		contact: compactSection(draft.contact),
 		click: compactSection(draft.click),
@@ -103,6 +107,12 @@ const MAPPABLE_SECTIONS: ReadonlySet<string> = new Set([
 	'value',
 ]);
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(LEAD_RECORD_FIELDS);
+const STAGE_FIELDS: ReadonlySet<string> = new Set([
+	'stage',
+	'stage_at',
+	'lead_created_at',
+	'previous_stage',
+]);
 
 /**
  * Explicit mapping wins over detection and presets: each entry replaces its field with what its
@@ -119,6 +129,8 @@ function applyMapping(draft: CaptureDraft, body: JsonObject, config: CaptureConf
 			draft.recordIdProblem = undefined;
 		} else if (target === 'occurred_at') {
 			draft.occurredAt = readScalar(value);
+		} else if (STAGE_FIELDS.has(target)) {
+			setOrDelete(draft.stage, target, readScalar(value));
 		} else if (target === 'state') {
 			draft.warnings.push(
 				'mapping: state comes from the State setting; the "state" entry was ignored',

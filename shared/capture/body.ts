@@ -33,7 +33,7 @@ export function parseCaptureBody(request: CaptureRequest, source: CaptureSource)
 		return { ok: true, body: parseFormBody(text) };
 	}
 	if (mediaType === '' || isJsonMediaType(mediaType) || mediaType === 'text/plain') {
-		return parseJsonBody(text);
+		return parseJsonBody(text, source === 'hubspot');
 	}
 	return {
 		ok: false,
@@ -57,7 +57,8 @@ function decodeUtf8(raw: Buffer): string | null {
 	}
 }
 
-function parseJsonBody(text: string): ParsedBody {
+/** `arrayAs`: a top-level array is accepted as `{ events: [...] }` (HubSpot batches its events). */
+function parseJsonBody(text: string, arrayAs = false): ParsedBody {
 	if (text.trim() === '') return malformedJson('empty body');
 	let parsed: unknown;
 	try {
@@ -71,6 +72,7 @@ function parseJsonBody(text: string): ParsedBody {
 		}
 		return malformedJson('not valid JSON');
 	}
+	if (arrayAs && Array.isArray(parsed)) return { ok: true, body: { events: parsed } as JsonObject };
 	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
 		const got = Array.isArray(parsed)
 			? 'an array'

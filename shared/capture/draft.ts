@@ -13,6 +13,8 @@ export interface CaptureDraft {
 	recordIdProblem?: string;
 	presetState?: LeadState;
 	occurredAt?: unknown;
+	/** A later stage of the lead (stage, stage_at, lead_created_at, previous_stage): docs/stages.md. */
+	stage: Record<string, unknown>;
 	source: Record<string, unknown>;
 	contact: Record<string, unknown>;
 	click: Record<string, unknown>;
@@ -46,6 +48,7 @@ export type SourceResult =
 
 export function createDraft(): CaptureDraft {
 	return {
+		stage: {},
 		source: {},
 		contact: {},
 		click: {},

@@ -11,6 +11,7 @@ import { mapCalcom } from './sources/calcom';
 import { mapCalendly } from './sources/calendly';
 import { mapGeneric } from './sources/generic';
 import { leadgenChanges, leadgenDraft } from './sources/metaLeadgen';
+import { mapHubSpot } from './sources/hubspot';
 import { mapScript } from './sources/script';
 import { mapTally } from './sources/tally';
 import { mapTypeform } from './sources/typeform';
@@ -49,6 +50,7 @@ const SOURCE_MAPPERS: Readonly<
 	tally: mapTally,
 	calendly: mapCalendly,
 	calcom: mapCalcom,
+	hubspot: mapHubSpot,
 	script: mapScript,
 };
 

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 import type { CaptureRequest, CaptureSource, SignatureConfig, SignatureResult } from './types';
 import { readHeader } from './values';
@@ -20,6 +20,12 @@ import { readHeader } from './values';
  * - Meta Lead Ads (Graph API Webhooks): `X-Hub-Signature-256: sha256=<hex HMAC-SHA256(app secret,
  *   raw body)>` (developers.facebook.com/docs/graph-api/webhooks/getting-started, "Event
  *   Notifications": validate the payload with the app secret).
+ * - HubSpot: `X-HubSpot-Signature: <hex SHA-256(client secret + raw body)>` with
+ *   `X-HubSpot-Signature-Version: v1` — the version HubSpot documents for webhooks API events
+ *   (developers.hubspot.com/docs/api/webhooks/validating-requests, "v1 request signature"). Its
+ *   v3 signature (X-HubSpot-Signature-v3) signs method + full request URI + body + timestamp;
+ *   the trigger does not know the public URI HubSpot called (proxies rewrite it), so v3 is not
+ *   verified (UNCONFIRMED whether every webhook delivery still carries v1).
  */
 
 interface BodyScheme {
@@ -36,10 +42,16 @@ interface CalendlyScheme {
 	defaultToleranceSeconds: number;
 }
 
-type PresetScheme = BodyScheme | CalendlyScheme;
+/** A plain SHA-256 of secret + body (HubSpot v1), hex: not an HMAC. */
+interface SecretHashScheme {
+	type: 'secretHash';
+	header: string;
+}
+
+type PresetScheme = BodyScheme | CalendlyScheme | SecretHashScheme;
 
 export const PRESET_SCHEMES: Readonly<
-	Record<'typeform' | 'tally' | 'calendly' | 'calcom' | 'metaLeadAds', PresetScheme>
+	Record<'typeform' | 'tally' | 'calendly' | 'calcom' | 'metaLeadAds' | 'hubspot', PresetScheme>
 > = {
 	typeform: { type: 'body', header: 'Typeform-Signature', encoding: 'base64', prefix: 'sha256=' },
 	tally: { type: 'body', header: 'Tally-Signature', encoding: 'base64', prefix: '' },
@@ -51,6 +63,7 @@ export const PRESET_SCHEMES: Readonly<
 	},
 	calcom: { type: 'body', header: 'X-Cal-Signature-256', encoding: 'hex', prefix: '' },
 	metaLeadAds: { type: 'body', header: 'X-Hub-Signature-256', encoding: 'hex', prefix: 'sha256=' },
+	hubspot: { type: 'secretHash', header: 'X-HubSpot-Signature' },
 };
 
 /** What Cal.com sends in X-Cal-Signature-256 when its webhook has no secret. */
@@ -78,6 +91,7 @@ export function verifySignature(
 	if (scheme.type === 'calendly') {
 		return verifyCalendly(request, scheme, config.secret, toleranceOf(config, scheme), now);
 	}
+	if (scheme.type === 'secretHash') return verifySecretHash(request, scheme, config.secret);
 	const received = readHeader(request.headers, scheme.header);
 	if (received === undefined) return fail(`missing ${scheme.header} signature`);
 	if (source === 'calcom' && received === CALCOM_UNSIGNED) {
@@ -87,6 +101,23 @@ export function verifySignature(
 	return matches(received, scheme.prefix, scheme.encoding, expected)
 		? { ok: true }
 		: fail('signature does not match');
+}
+
+function verifySecretHash(
+	request: CaptureRequest,
+	scheme: SecretHashScheme,
+	secret: string,
+): SignatureResult {
+	const received = readHeader(request.headers, scheme.header);
+	if (received === undefined) return fail(`missing ${scheme.header} signature`);
+	const version = readHeader(request.headers, 'X-HubSpot-Signature-Version');
+	if (version !== undefined && version.trim().toLowerCase() !== 'v1') {
+		return fail(`unsupported X-HubSpot-Signature-Version ${JSON.stringify(version.slice(0, 8))} (v1 expected)`);
+	}
+	const expected = createHash('sha256')
+		.update(Buffer.concat([Buffer.from(secret, 'utf8'), request.rawBody]))
+		.digest();
+	return matches(received, '', 'hex', expected) ? { ok: true } : fail('signature does not match');
 }
 
 function verifyHmac(

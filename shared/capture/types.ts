@@ -8,6 +8,7 @@ export type CaptureSource =
 	| 'calendly'
 	| 'calcom'
 	| 'metaLeadAds'
+	| 'hubspot'
 	| 'script';
 
 export const CAPTURE_SOURCES: readonly CaptureSource[] = [
@@ -17,6 +18,7 @@ export const CAPTURE_SOURCES: readonly CaptureSource[] = [
 	'calendly',
 	'calcom',
 	'metaLeadAds',
+	'hubspot',
 	'script',
 ];
 

@@ -23,6 +23,7 @@ export class MemoryDedupStore implements DedupStore {
 	readonly description = 'In-memory dedup store (this n8n process only)';
 	private readonly entries = new Map<string, Entry>();
 	private readonly stats = new Map<string, { fields: Record<string, string>; expiresAt: number }>();
+	private readonly ledgers = new Map<string, { fields: Record<string, string>; expiresAt: number }>();
 	private lastSweep = 0;
 
 	constructor(private readonly clock: () => number = Date.now) {}
@@ -54,13 +55,16 @@ export class MemoryDedupStore implements DedupStore {
 		const now = this.clock();
 		const claim = `c:${token}`;
 		const result: SettleResult = { committed: 0, released: 0, notOwned: [] };
+		const landed = new Set<string>();
 		for (const key of request.commit) {
 			const entry = this.live(key, now);
 			if (entry && entry.state !== claim) {
 				if (entry.state !== 's') result.notOwned.push(key);
+				else landed.add(key);
 				continue;
 			}
 			this.entries.set(key, { state: 's', expiresAt: now + request.committedTtlMs });
+			landed.add(key);
 			result.committed++;
 		}
 		for (const key of request.hold ?? []) {
@@ -72,6 +76,14 @@ export class MemoryDedupStore implements DedupStore {
 			}
 			this.entries.set(key, { state: 'u', expiresAt: now + request.committedTtlMs });
 			result.held = (result.held ?? 0) + 1;
+		}
+		for (const write of request.ledger ?? []) {
+			if (!landed.has(write.gateKey)) continue;
+			const held = this.ledgers.get(write.key);
+			const fields = held && held.expiresAt > now ? held.fields : {};
+			Object.assign(fields, write.set);
+			for (const [field, value] of Object.entries(write.setIfAbsent)) fields[field] ??= value;
+			this.ledgers.set(write.key, { fields, expiresAt: now + write.ttlMs });
 		}
 		for (const key of request.release) {
 			const entry = this.live(key, now);
@@ -97,6 +109,14 @@ export class MemoryDedupStore implements DedupStore {
 				return 'held';
 			}
 			return entry.state === 's' ? 'sent' : 'taken';
+		});
+	}
+
+	async readLedger(keys: string[]): Promise<Array<Record<string, string> | null>> {
+		const now = this.clock();
+		return keys.map((key) => {
+			const held = this.ledgers.get(key);
+			return held && held.expiresAt > now ? { ...held.fields } : null;
 		});
 	}
 

@@ -60,18 +60,22 @@ return out
 `;
 
 /**
- * KEYS = commit keys, then hold keys, then release keys, then (when ARGV[4] = '1') the stats key;
- * ARGV[1] = claim value, ARGV[2] = committed TTL ms, ARGV[3] = number of commit keys,
- * ARGV[4] = '1' with stats: ARGV[5] = stats TTL ms, ARGV[6] = platform, ARGV[7] = destination,
- * then field / increment pairs; ARGV[#ARGV] = number of hold keys. Returns per dedup key 1
- * (done) or 0 (owned by someone else). A commit (or hold) also lands when our claim already
- * expired and nobody took the key: the event was sent (or may have been).
+ * KEYS = commit keys, then hold keys, then release keys, then the stage ledger keys (ARGV[5] of
+ * them), then (when ARGV[4] = '1') the stats key; ARGV[1] = claim value, ARGV[2] = committed
+ * TTL ms, ARGV[3] = number of commit keys, ARGV[4] = '1' with stats, ARGV[5] = number of ledger
+ * keys, ARGV[6] = number of hold keys; from ARGV[7]: with stats, its TTL ms, platform,
+ * destination, number of pairs, then field / increment pairs; then per ledger key: the index of
+ * its gating commit key, its TTL ms, the numbers of set and set-if-absent pairs, then those
+ * field / value pairs. A ledger key is written only when its gating commit lands. Returns per
+ * dedup key 1 (done) or 0 (owned by someone else). A commit (or hold) also lands when our claim
+ * already expired and nobody took the key: the event was sent (or may have been).
  */
 const SETTLE_SCRIPT = `
 local out = {}
 local ncommit = tonumber(ARGV[3])
-local nhold = tonumber(ARGV[#ARGV])
-local nkeys = #KEYS
+local nledger = tonumber(ARGV[5])
+local nhold = tonumber(ARGV[6])
+local nkeys = #KEYS - nledger
 if ARGV[4] == '1' then nkeys = nkeys - 1 end
 for i = 1, nkeys do
   local key = KEYS[i]
@@ -101,13 +105,33 @@ for i = 1, nkeys do
     end
   end
 end
+local a = 7
 if ARGV[4] == '1' then
   local stats = KEYS[#KEYS]
-  redis.call('HSET', stats, '_platform', ARGV[6], '_destination', ARGV[7])
-  for j = 8, #ARGV - 1, 2 do
+  local npairs = tonumber(ARGV[a + 3])
+  redis.call('HSET', stats, '_platform', ARGV[a + 1], '_destination', ARGV[a + 2])
+  for j = a + 4, a + 3 + 2 * npairs, 2 do
     redis.call('HINCRBY', stats, ARGV[j], ARGV[j + 1])
   end
-  redis.call('PEXPIRE', stats, ARGV[5])
+  redis.call('PEXPIRE', stats, ARGV[a])
+  a = a + 4 + 2 * npairs
+end
+for l = 1, nledger do
+  local key = KEYS[nkeys + l]
+  local gate = tonumber(ARGV[a])
+  local nset = tonumber(ARGV[a + 2])
+  local nnx = tonumber(ARGV[a + 3])
+  local first = a + 4
+  if out[gate] == 1 then
+    for j = first, first + 2 * nset - 1, 2 do
+      redis.call('HSET', key, ARGV[j], ARGV[j + 1])
+    end
+    for j = first + 2 * nset, first + 2 * (nset + nnx) - 1, 2 do
+      redis.call('HSETNX', key, ARGV[j], ARGV[j + 1])
+    end
+    redis.call('PEXPIRE', key, ARGV[a + 1])
+  end
+  a = first + 2 * (nset + nnx)
 end
 return out
 `;
@@ -187,7 +211,7 @@ export class RedisDedupStore implements DedupStore {
 		const result: SettleResult = { committed: 0, released: 0, notOwned: [] };
 		if (keys.length === 0 && !request.stats) return result;
 		const counts = { commit: request.commit.length, hold: hold.length };
-		const codes = await this.runSettle(keys, `c:${token}`, request.committedTtlMs, counts, request.stats);
+		const codes = await this.runSettle(keys, `c:${token}`, request, request.stats);
 		codes.forEach((code, i) => {
 			if (code !== 1) result.notOwned.push(keys[i]);
 			else if (i < counts.commit) result.committed++;
@@ -206,27 +230,59 @@ export class RedisDedupStore implements DedupStore {
 
 	/** The counters alone, through the settle script: one EVAL, like a settle. */
 	async recordStats(stats: StatsIncrements): Promise<void> {
-		await this.runSettle([], '', 0, { commit: 0, hold: 0 }, stats);
+		await this.runSettle([], '', { commit: [], release: [], committedTtlMs: 0 }, stats);
+	}
+
+	/** The stage ledger hashes: one pipeline of HGETALL (one slot in a cluster: hash-tagged). */
+	async readLedger(keys: string[]): Promise<Array<Record<string, string> | null>> {
+		if (keys.length === 0) return [];
+		return this.guard(async () => {
+			const pipeline = this.client.pipeline();
+			for (const key of keys) pipeline.hgetall(key);
+			const replies = (await pipeline.exec()) ?? [];
+			return keys.map((_key, i) => {
+				const [error, fields] = replies[i] ?? [new Error('no reply')];
+				if (error) throw error;
+				const hash = (fields ?? {}) as Record<string, string>;
+				return Object.keys(hash).length === 0 ? null : hash;
+			});
+		});
 	}
 
 	private runSettle(
 		keys: string[],
 		claimValue: string,
-		committedTtlMs: number,
-		counts: { commit: number; hold: number },
+		request: SettleRequest,
 		stats: StatsIncrements | undefined,
 	): Promise<number[]> {
-		const args = [claimValue, String(committedTtlMs), String(counts.commit)];
+		const gate = new Map(request.commit.map((key, i) => [key, i + 1]));
+		const ledger = (request.ledger ?? []).filter((w) => gate.has(w.gateKey));
+		const args = [
+			claimValue,
+			String(request.committedTtlMs),
+			String(request.commit.length),
+			stats ? '1' : '0',
+			String(ledger.length),
+			String(request.hold?.length ?? 0),
+		];
 		if (stats) {
-			args.push('1', String(stats.ttlMs), stats.platform, stats.destination);
-			for (const [field, increment] of Object.entries(stats.increments)) {
-				args.push(field, String(increment));
-			}
-		} else {
-			args.push('0');
+			const pairs = Object.entries(stats.increments);
+			args.push(String(stats.ttlMs), stats.platform, stats.destination, String(pairs.length));
+			for (const [field, increment] of pairs) args.push(field, String(increment));
 		}
-		args.push(String(counts.hold));
-		return this.run(SETTLE_SCRIPT, stats ? [...keys, stats.key] : keys, args, keys.length);
+		for (const write of ledger) {
+			const set = Object.entries(write.set);
+			const absent = Object.entries(write.setIfAbsent);
+			args.push(
+				String(gate.get(write.gateKey)),
+				String(write.ttlMs),
+				String(set.length),
+				String(absent.length),
+			);
+			for (const [field, value] of [...set, ...absent]) args.push(field, value);
+		}
+		const allKeys = [...keys, ...ledger.map((w) => w.key), ...(stats ? [stats.key] : [])];
+		return this.run(SETTLE_SCRIPT, allKeys, args, keys.length);
 	}
 
 	async readStats(prefix: string, options: { hours: number; now?: number }): Promise<DestinationStats[]> {

@@ -1,5 +1,6 @@
 import type { DestinationStats, StatsIncrements } from '../stats/stats';
 import type { RefusalIncrement, RefusedCaptures } from '../stats/refusals';
+import type { LedgerWrite } from '../ledger/types';
 import type { Platform } from '../types';
 
 /**
@@ -47,6 +48,11 @@ export interface SettleRequest {
 	committedTtlMs: number;
 	/** The dispatch's counters, written in the same round trip. */
 	stats?: StatsIncrements;
+	/**
+	 * Stage ledger writes (shared/ledger), in the same round trip: each lands only when the
+	 * commit of its `gateKey` lands, so the ledger says "sent" exactly when dedup does.
+	 */
+	ledger?: LedgerWrite[];
 }
 
 export interface SettleResult {
@@ -85,6 +91,8 @@ export interface DedupStore {
 	 * `claimTtlMs` only the keys that still hold this token. One outcome per key, in order.
 	 */
 	renewClaims(token: string, keys: string[], claimTtlMs: number): Promise<RenewOutcome[]>;
+	/** The stage ledger hashes at `keys` (one round trip), null where a lead has none. */
+	readLedger(keys: string[]): Promise<Array<Record<string, string> | null>>;
 	/** Writes counters when a dispatch had nothing to settle (one round trip). */
 	recordStats(stats: StatsIncrements): Promise<void>;
 	/** Per-destination counters of the last `hours` hours, for keys under `prefix`. */

@@ -1,3 +1,4 @@
+import { consultLedger } from '../ledger/stage';
 import { claimBatch } from './claim';
 import { applyLeaseLoss, leaseHooks } from './leaseHooks';
 import { prepareEvent } from './prepare';
@@ -21,7 +22,8 @@ export async function runBatch<Config, Payload>(
 	const plan: SettlePlan = { commit: [], release: [] };
 	const committed = new Set<string>();
 	try {
-		const prepared = prepareChunk(run, claimed, state, plan);
+		const toSend = state === 'claimed' ? await consultLedger(run, claimed, plan) : claimed;
+		const prepared = prepareChunk(run, toSend, state, plan);
 		const chunk = await stillHeld(run, prepared, plan);
 		if (chunk.length > 0) {
 			const hooks = token ? leaseHooks(run, chunk.candidates, committed) : undefined;

@@ -1,3 +1,4 @@
+import { ledgerWrites } from '../ledger/stage';
 import type { LeaseLoss } from './lease';
 import type { Candidate, RunState } from './runState';
 import type { SettlePlan } from './send';
@@ -22,7 +23,7 @@ export function leaseHooks(
 		},
 		partAccepted: async (indices, outcomes) => {
 			const keys = indices.filter((_, k) => acknowledged(outcomes[k])).map((i) => chunk[i].key);
-			await commitEarly(run, keys, committed);
+			await commitEarly(run, keys, committed, chunk);
 		},
 	};
 }
@@ -35,6 +36,7 @@ async function commitEarly(
 	run: RunState<unknown, unknown>,
 	keys: string[],
 	committed: Set<string>,
+	chunk: Candidate[],
 ) {
 	const { store } = run.options;
 	if (!store || !run.lease || keys.length === 0) return;
@@ -43,6 +45,7 @@ async function commitEarly(
 			commit: keys,
 			release: [],
 			committedTtlMs: run.committedTtlMs,
+			ledger: ledgerWrites(run, chunk, keys),
 		});
 		const notOwned = new Set(settled.notOwned);
 		const done = keys.filter((key) => !notOwned.has(key));

@@ -1,6 +1,7 @@
 import { dedupKey } from '../dedup/types';
 import { deriveEventId, readRecordId } from '../events/eventId';
 import { resolveEventTime } from '../events/eventTime';
+import { ledgerKey, stageOf } from '../ledger';
 import type { Candidate, RunState } from './runState';
 import type { DispatchItem, ItemResult } from './types';
 
@@ -43,7 +44,20 @@ export function planRun(run: RunState<unknown, unknown>, items: DispatchItem[]):
 		const key = dedupKey(run.prefix, run.adapter.platform, run.destination, eventId, {
 			hashTag: run.hashTag,
 		});
-		plan.candidates.push({ index, item, eventId, eventTime, key });
+		// A drained outbox event (prebuilt) may carry no record: it has no ledger entry to write.
+		const recordId = readRecordId(item.record?.record_id);
+		plan.candidates.push({
+			index,
+			item,
+			eventId,
+			eventTime,
+			key,
+			ledgerKey: run.ledger && recordId
+				? ledgerKey(run.prefix, run.adapter.platform, run.destination, recordId, {
+						hashTag: run.hashTag,
+					})
+				: undefined,
+		});
 	});
 	return plan;
 }
@@ -83,23 +97,34 @@ function eventIdOf(
 	return result.event_id;
 }
 
-/** The event time within the platform's window, or undefined (skipped, with the reason). */
+/**
+ * The event time within the platform's window, or undefined (skipped, with the reason). A
+ * stage event (the record has a `stage`) is timed by `stage_at` and is never clamped: older
+ * than the window it is `expired`, with the reason (docs/stages.md).
+ */
 function eventTimeOf(
 	run: RunState<unknown, unknown>,
 	item: DispatchItem,
 	result: ItemResult,
 ): number | undefined {
 	if (item.prebuilt) return (result.event_time = item.prebuilt.eventTime);
+	const stage = stageOf(item.record) !== undefined;
+	const stageAt = item.record.stage_at;
+	const byStageAt = stage && stageAt !== undefined && stageAt !== '';
 	const time = resolveEventTime({
-		occurredAt: item.record.occurred_at,
+		occurredAt: byStageAt ? stageAt : item.record.occurred_at,
 		window: run.adapter.eventTimeWindow,
-		policy: run.options.eventWindowPolicy,
+		policy: stage ? 'skip' : run.options.eventWindowPolicy,
 		now: run.now,
+		field: byStageAt ? 'stage_at' : 'occurred_at',
+		neverClamp: stage,
 	});
 	if (time.warnings.length) result.warnings.push(...time.warnings);
 	if (!time.ok) {
-		result.status = 'skipped';
-		result.error = time.reason;
+		result.status = stage ? 'expired' : 'skipped';
+		result.error = stage
+			? `stage "${String(item.record.stage)}" expired: ${time.reason}`
+			: time.reason;
 		return undefined;
 	}
 	result.event_time = time.unixSeconds;

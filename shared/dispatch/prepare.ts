@@ -26,6 +26,7 @@ export function prepareEvent<Config, Payload>(
 			eventName: c.item.eventName,
 			eventId: c.eventId,
 			eventTime: c.eventTime,
+			ledger: c.ledger,
 			identity,
 			user,
 			event: readEventContext(c.item.record, { identity }),

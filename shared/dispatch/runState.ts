@@ -6,6 +6,7 @@ import {
 	tallyResults,
 	type StatsIncrements,
 } from '../stats/stats';
+import { DEFAULT_LEDGER_TTL_MS, MIN_LEDGER_TTL_MS, type LedgerEntry } from '../ledger/types';
 import type { Transport } from '../transport/transport';
 import { Lease } from './lease';
 import { resendsUnknown } from './outcome';
@@ -19,6 +20,10 @@ export interface Candidate {
 	eventTime: number;
 	/** Its dedup key. */
 	key: string;
+	/** Its lead's stage ledger key, when the run keeps a ledger. */
+	ledgerKey?: string;
+	/** What the ledger held for its lead when the batch was claimed. */
+	ledger?: LedgerEntry | null;
 }
 
 /**
@@ -51,6 +56,8 @@ export interface RunState<Config, Payload> {
 	readonly lease?: Lease;
 	/** One per input item, in input order. */
 	readonly results: ItemResult[];
+	/** The stage ledger's settings, when the run keeps one (a store and the ledger option). */
+	readonly ledger: { ttlMs: number; stageOrder: string[] } | null;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -79,6 +86,13 @@ export function startRun<Config, Payload>(
 		transport: withUnknownOutcomes(options.transport, resendUnknown),
 		lease: options.store ? new Lease(options.store, claimTtlMs, clock) : undefined,
 		results: new Array<ItemResult>(itemCount),
+		ledger:
+			options.store && options.ledger
+				? {
+						ttlMs: Math.max(MIN_LEDGER_TTL_MS, options.ledger.ttlMs ?? DEFAULT_LEDGER_TTL_MS),
+						stageOrder: options.ledger.stageOrder ?? [],
+					}
+				: null,
 	};
 }
 

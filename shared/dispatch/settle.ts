@@ -1,3 +1,4 @@
+import { ledgerWrites } from '../ledger/stage';
 import { errorMessage, statsOf, type Candidate, type RunState } from './runState';
 import type { SettlePlan } from './send';
 import type { ItemResult } from './types';
@@ -44,6 +45,7 @@ export async function settleBatch(
 			release: plan.release,
 			hold: plan.hold,
 			committedTtlMs: run.committedTtlMs,
+			ledger: ledgerWrites(run, target.claimed, plan.commit),
 			stats: retry.count
 				? statsOf(
 						run,

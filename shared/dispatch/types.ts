@@ -2,12 +2,17 @@ import type { DedupStore } from '../dedup/types';
 import type { EventContext } from '../events/context';
 import type { EventTimeWindow, EventWindowPolicy } from '../events/eventTime';
 import type { NormalizedIdentity, PlatformIdentity } from '../identity';
+import type { LedgerEntry, LedgerOptions } from '../ledger/types';
 import type { Transport } from '../transport/transport';
 import type { LeadRecord, LeadState, Platform } from '../types';
 import type { UnknownOutcomePolicy } from './outcome';
 
-/** One result per input item (DESIGN.md "Results"). */
-export type ItemStatus = 'sent' | 'duplicate' | 'skipped' | 'failed' | 'queued';
+/**
+ * One result per input item (DESIGN.md "Results"). `expired`: a lead's stage event older than
+ * the platform accepts — not sent, never sent with a rewritten time (docs/stages.md). `queued`:
+ * failed retryably and kept in the outbox for a later try (docs/outbox.md).
+ */
+export type ItemStatus = 'sent' | 'duplicate' | 'skipped' | 'expired' | 'failed' | 'queued';
 
 /**
  * What the dedup layer did for the item: `claimed` (this run owned it and still does: sent and
@@ -76,6 +81,8 @@ export interface BuildContext {
 	 * prepare stage (readEventContext): builders map these and never re-read the record for them.
 	 */
 	event: EventContext;
+	/** What the stage ledger holds for this lead here, when the run reads it. */
+	ledger?: LedgerEntry | null;
 }
 
 export type BuildOutcome<Payload> =
@@ -220,4 +227,10 @@ export interface DispatchOptions<Config, Payload> {
 	 * known: not sent), so the caller can queue it in the outbox.
 	 */
 	onRetryable?(index: number, payload: Payload): void;
+	/**
+	 * The stage ledger (shared/ledger, docs/stages.md), with a store: each sent event is written
+	 * to its lead's ledger in the settle; a stage already in it is not sent again, skipped and
+	 * out-of-order stages are warned about. Absent: no ledger.
+	 */
+	ledger?: LedgerOptions;
 }

@@ -31,6 +31,10 @@ export interface EventTimeInput {
 	policy?: EventWindowPolicy;
 	/** Clock in epoch milliseconds; injectable for tests. */
 	now?: number;
+	/** The record field the time came from, as messages name it (default `occurred_at`). */
+	field?: string;
+	/** The time may never be clamped (a stage event): messages offer no Clamp to Window. */
+	neverClamp?: boolean;
 }
 
 export type EventTimeResult =
@@ -94,10 +98,14 @@ export function resolveEventTime(input: EventTimeInput): EventTimeResult {
 	const { window } = input;
 	if (age <= window.seconds) return { ok: true, unixSeconds: seconds, warnings };
 	const rule = describeWindow(window);
-	if (policy !== 'clamp' || window.basis !== 'documented') {
+	if (policy !== 'clamp' || window.basis !== 'documented' || input.neverClamp) {
+		const clampHint =
+			window.basis === 'documented' && !input.neverClamp
+				? '; Event Window Policy → Clamp to Window sends it with the oldest accepted time'
+				: '';
 		return {
 			ok: false,
-			reason: `occurred_at is ${describeAge(age)} old, outside ${rule}: not sent (the event time is never rewritten${window.basis === 'documented' ? '; Event Window Policy → Clamp to Window sends it with the oldest accepted time' : ''})`,
+			reason: `${input.field ?? 'occurred_at'} is ${describeAge(age)} old, outside ${rule}: not sent (the event time is never rewritten${clampHint})`,
 			warnings,
 		};
 	}

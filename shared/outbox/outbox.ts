@@ -122,7 +122,7 @@ export async function drainDue(
 
 /** The result of sending a drained event, as the sender reports it. */
 export interface DrainedSend {
-	status: 'sent' | 'duplicate' | 'skipped' | 'failed' | 'queued';
+	status: 'sent' | 'duplicate' | 'skipped' | 'expired' | 'failed' | 'queued';
 	retryable?: boolean;
 	error?: string;
 }

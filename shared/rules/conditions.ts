@@ -21,6 +21,7 @@ import {
 import { isValidPath, readBounded, splitPath } from './path';
 import { compileRuleRegex, testRuleRegex, type GuardedRegex } from './regex';
 import { comparableText, parseList, quote, quoteList, textHead, textOf } from './text';
+import { DAYS_SINCE_LEAD_CREATED, daysSinceLeadCreated } from './stage';
 import {
 	CASE_SENSITIVE_MATCH_TYPES,
 	MATCH_TYPES,
@@ -352,6 +353,8 @@ function readConditionValues(
 	record: object,
 ): ReadValues | { notEvaluable: string; visits: number } {
 	const read = (parts: readonly string[]) => readBounded(record, parts, MAX_VALUES_PER_CONDITION);
+	if (compiled.field === DAYS_SINCE_LEAD_CREATED)
+		return { values: daysSinceLeadCreated(record), visits: 1, cut: false };
 	if (EMAIL_DOMAIN_TYPES.has(compiled.matchType) && compiled.field === 'contact.email') {
 		const direct = read(compiled.parts);
 		if (direct.values.length > 0) return direct;

@@ -125,3 +125,4 @@ export {
 	MIN_REGEX_INPUT,
 	VALUE_UNITS,
 } from './budget';
+export { DAYS_SINCE_LEAD_CREATED, daysSinceLeadCreated, withLedgerFacts } from './stage';

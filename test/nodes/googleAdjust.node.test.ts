@@ -103,6 +103,42 @@ describe('Google Ads Conversions node: Adjust through the Google Ads API (allow-
 		expect(adjustmentUploads()).toHaveLength(2);
 	});
 
+	it('From Lead Stage + From Stage Ledger: won restates and lost retracts the first conversion the ledger holds, once', async () => {
+		const sent = await runExecute(node, [crmLead(11), crmLead(12)] as IDataObject[], setup());
+		const [order11, order12] = json(sent.outputs[0]).map((r) => r.event_id);
+		const now = new Date().toISOString();
+		const stages = [
+			crmLead(11, { stage: 'Won', stage_at: now, value: { amount: 4200, currency: 'USD' } }),
+			crmLead(12, { stage: 'lost', stage_at: now }),
+			crmLead(13, { stage: 'Booked', stage_at: now }),
+			crmLead(14, { stage: 'Disqualified', stage_at: now }),
+		] as IDataObject[];
+		const params = { adjustment: 'fromStage', originalEvent: 'ledger' };
+		const first = json((await adjust(stages, params)).outputs[0]);
+		expect(first.map((r) => [r.status, r.adjustment])).toEqual([
+			['sent', 'restatement'],
+			['sent', 'retraction'],
+			['skipped', undefined],
+			['skipped', 'retraction'],
+		]);
+		expect(first[2].error).toBe(
+			'no adjustment for this stage: stage "Booked" is neither a retraction stage (lost, disqualified) nor a restatement stage (won)',
+		);
+		expect(first[3].error).toMatch(/^the stage ledger has no conversion sent for this lead/);
+		const again = json((await adjust(stages, params)).outputs[0]);
+		expect(again.map((r) => r.status)).toEqual(['duplicate', 'duplicate', 'skipped', 'skipped']);
+		expect(
+			ads.adjustments.map((a: { adjustment: IDataObject }) => [
+				a.adjustment.adjustmentType,
+				a.adjustment.orderId,
+				a.adjustment.restatementValue,
+			]),
+		).toEqual([
+			['RESTATEMENT', order11, { adjustedValue: 4200, currencyCode: 'USD' }],
+			['RETRACTION', order12, undefined],
+		]);
+	});
+
 	it('Conversion Time past 54 days: skipped with the reason, nothing sent; a bad item never stops the others', async () => {
 		await runExecute(node, [crmLead(3), crmLead(4)] as IDataObject[], setup());
 		const old = new Date(Date.now() - 70 * DAY).toISOString();

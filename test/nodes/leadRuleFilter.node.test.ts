@@ -70,6 +70,32 @@ describe('Lead Rule Filter node: execute() routes each item to Send or Skip', ()
 		expect(pairs(outputs[1])).toEqual([{ item: 0 }]);
 	});
 
+	it('Stage conditions: "send Qualified only within 28 days of the lead" as a rule, not code', async () => {
+		const created = '2026-03-01T10:00:00.000Z';
+		const stageAt = (days: number) => new Date(Date.parse(created) + days * 86_400_000).toISOString();
+		const items = [
+			webLead(0, { stage: 'Qualified', lead_created_at: created, stage_at: stageAt(12) }),
+			webLead(1, { stage: 'Qualified', lead_created_at: created, stage_at: stageAt(40) }),
+			webLead(2, { stage: 'Booked', lead_created_at: created, stage_at: stageAt(3) }),
+		];
+		const params = {
+			sendMode: 'automatic_match',
+			rulesApplyTo: 'all',
+			rules: {
+				condition: [
+					{ field: 'stage', matchType: 'equals', pattern: 'qualified' },
+					{ field: 'days_since_lead_created', matchType: 'less_than', pattern: '28' },
+				],
+			},
+		};
+		const { outputs } = await runExecute(node, items as unknown as IDataObject[], { params });
+		expect(ids(outputs[0])).toEqual(['sub_0']);
+		expect(ids(outputs[1])).toEqual(['sub_1', 'sub_2']);
+		expect(filterOf(outputs[1][0]).reason).toBe(
+			'rules not matched: condition 2 of 2 failed: days_since_lead_created is less than 28: no (value is 40)',
+		);
+	});
+
 	it('Manual Approval: only leads an earlier step approved are sent', async () => {
 		const items = [
 			webLead(0, { attributes: { approved: 'yes' } }),

@@ -90,9 +90,9 @@ describe('Meta Conversions node, Event Source CRM (Conversion Leads)', () => {
 			setup({}, { onError: 'continueRegularOutput' }),
 		);
 		const results = json(outputs[0]);
-		expect(results.map((r) => r.status)).toEqual(['failed', 'skipped', 'sent']);
+		expect(results.map((r) => r.status)).toEqual(['failed', 'expired', 'sent']);
 		expect(results[0].error).toMatch(/no stage/);
-		expect(results[1].error).toMatch(/^expired: /);
+		expect(results[1].error).toMatch(/^stage "Won" expired: stage_at is 9\.0 days old, outside Meta's 7-day window: not sent \(the event time is never rewritten\)$/);
 		expect(standIn.received).toHaveLength(1);
 	});
 

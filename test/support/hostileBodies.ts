@@ -18,6 +18,7 @@ export const CAPTURE_FIXTURES: Record<CaptureSource, string[]> = {
 	calendly: ['calendly-invitee-created.json', 'calendly-invitee-canceled.json'],
 	calcom: ['calcom-booking-created.json'],
 	metaLeadAds: ['meta-leadgen.json'],
+	hubspot: ['hubspot-deal-stage.json'],
 	script: ['script-submit.json', 'script-partial.json'],
 };
 

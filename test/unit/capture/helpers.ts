@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -65,5 +65,11 @@ export const sign = {
 	calcom: (body: Buffer, secret = SECRET) => ({ 'x-cal-signature-256': hmac(body, secret) }),
 	metaLeadAds: (body: Buffer, secret = SECRET) => ({
 		'x-hub-signature-256': `sha256=${hmac(body, secret)}`,
+	}),
+	hubspot: (body: Buffer, secret = SECRET) => ({
+		'x-hubspot-signature': createHash('sha256')
+			.update(Buffer.concat([Buffer.from(secret), body]))
+			.digest('hex'),
+		'x-hubspot-signature-version': 'v1',
 	}),
 };

@@ -129,6 +129,7 @@ describe('Lead Capture Trigger notices', () => {
 			[
 				'calcomNotice',
 				'calendlyNotice',
+				'hubspotNotice',
 				'metaLeadAdsNotice',
 				'scriptNotice',
 				'tallyNotice',

@@ -17,7 +17,7 @@ const SENDERS = [
 function eventOptions(name: string): INodePropertyOptions[] {
 	const event = describeNode(name).properties.find((p) => p.name === 'event')!;
 	return (event.options as INodePropertyOptions[]).filter(
-		(o) => o.value !== 'fromState' && o.value !== 'custom',
+		(o) => o.value !== 'fromState' && o.value !== 'fromStage' && o.value !== 'custom',
 	);
 }
 
@@ -35,6 +35,10 @@ describe('canvas subtitles', () => {
 		for (const option of options) {
 			expect(subtitleOf(name, { event: option.value })).toBe(`Event: ${option.name}`);
 		}
+	});
+
+	it.each(SENDERS)('%s: the event from the lead stage says so', (name) => {
+		expect(subtitleOf(name, { event: 'fromStage' })).toBe('Event from lead stage');
 	});
 
 	it.each(SENDERS)('%s: a custom event shows its name', (name) => {
@@ -81,6 +85,7 @@ describe('canvas subtitles', () => {
 			calendly: 'Calendly: /lead-capture',
 			calcom: 'Cal.com: /lead-capture',
 			metaLeadAds: 'Meta Lead Ads: /lead-capture',
+			hubspot: 'HubSpot: /lead-capture',
 		};
 		const source = describeNode('leadCaptureTrigger').properties.find((p) => p.name === 'source')!;
 		expect(Object.keys(expected).sort()).toEqual(

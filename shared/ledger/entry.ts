@@ -1,0 +1,70 @@
+import { parseTimeMs } from '../events/eventTime';
+import type { LeadRecord } from '../types';
+import type { LedgerEntry, LedgerWrite } from './types';
+
+/** Ids a later adjustment or stage event may need; click ids are not personal data. */
+const ID_FIELDS = ['gclid', 'gbraid', 'wbraid', 'fbclid', 'fbc', 'ttclid', 'msclkid', 'epik'];
+
+/** The ledger hash as stored → its entry; null when the lead has none here. */
+export function parseLedger(hash: Record<string, string> | null | undefined): LedgerEntry | null {
+	if (!hash || Object.keys(hash).length === 0) return null;
+	const entry: LedgerEntry = { ids: {}, stages: {} };
+	const created = Number(hash.created);
+	if (Number.isFinite(created) && created > 0) entry.createdAt = created;
+	if (hash.first_event && hash.first_event_id) {
+		entry.first = {
+			event: hash.first_event,
+			eventId: hash.first_event_id,
+			time: Number(hash.first_time) || 0,
+		};
+	}
+	for (const [field, value] of Object.entries(hash)) {
+		if (field.startsWith('id:')) entry.ids[field.slice(3)] = value;
+		else if (field.startsWith('stage:')) entry.stages[field.slice(6)] = Number(value) || 0;
+	}
+	return entry;
+}
+
+/** The stage a record carries (trimmed, lower-cased for comparisons), or undefined. */
+export function stageOf(record: LeadRecord): string | undefined {
+	const raw = record.stage;
+	if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
+	const text = String(raw).trim();
+	return text === '' ? undefined : text;
+}
+
+/** What one sent event adds to its lead's ledger (no personal data: ids, names, times). */
+export function ledgerWriteFor(input: {
+	key: string;
+	gateKey: string;
+	ttlMs: number;
+	record: LeadRecord;
+	eventName: string;
+	eventId: string;
+	eventTime: number;
+}): LedgerWrite {
+	const { record, eventName, eventId, eventTime } = input;
+	const createdMs = parseTimeMs(record.lead_created_at);
+	const setIfAbsent: Record<string, string> = {
+		created: String(createdMs !== null ? Math.floor(createdMs / 1000) : eventTime),
+		first_event: eventName,
+		first_event_id: eventId,
+		first_time: String(eventTime),
+	};
+	const click = (record.click ?? {}) as Record<string, unknown>;
+	for (const field of ID_FIELDS) {
+		const value = click[field];
+		if (typeof value === 'string' && value.trim() !== '') setIfAbsent[`id:${field}`] = value.trim();
+	}
+	const leadId = (record.attributes ?? {})['lead_id'];
+	if (typeof leadId === 'string' || typeof leadId === 'number') {
+		setIfAbsent['id:lead_id'] = String(leadId);
+	}
+	return {
+		key: input.key,
+		gateKey: input.gateKey,
+		ttlMs: input.ttlMs,
+		set: { [`stage:${eventName}`]: String(eventTime) },
+		setIfAbsent,
+	};
+}

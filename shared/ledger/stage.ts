@@ -1,0 +1,76 @@
+import type { Candidate, RunState } from '../dispatch/runState';
+import { errorMessage } from '../dispatch/runState';
+import type { SettlePlan } from '../dispatch/send';
+import { assessStage } from './assess';
+import { ledgerWriteFor, parseLedger, stageOf } from './entry';
+import type { LedgerWrite } from './types';
+
+/**
+ * The ledger's pipeline stage, between claim and prepare: one read for the claimed events of a
+ * batch (only under their claims, so no other run writes the same stage meanwhile). Each
+ * candidate gets its lead's entry (`ledger`, for builders such as Google adjustments); a stage
+ * the ledger has already (sent by a run whose dedup key has since expired) becomes a duplicate
+ * and its claim is freed; skipped and out-of-order stages are warned about and still sent.
+ * Returns the candidates to build and send. An unreadable ledger never blocks a send: dedup
+ * still guards it, and the items say what was not checked.
+ */
+export async function consultLedger(
+	run: RunState<unknown, unknown>,
+	claimed: Candidate[],
+	plan: SettlePlan,
+): Promise<Candidate[]> {
+	const store = run.options.store;
+	const withLedger = claimed.filter((c) => c.ledgerKey !== undefined);
+	if (!run.ledger || !store || withLedger.length === 0) return claimed;
+	let hashes: Array<Record<string, string> | null>;
+	try {
+		hashes = await store.readLedger(withLedger.map((c) => c.ledgerKey!));
+	} catch (error) {
+		const warning = `the stage ledger could not be read (${errorMessage(error)}): sent under dedup alone, stage order not checked`;
+		for (const c of withLedger) run.results[c.index].warnings.push(warning);
+		return claimed;
+	}
+	const dropped = new Set<Candidate>();
+	withLedger.forEach((c, i) => {
+		c.ledger = parseLedger(hashes[i]);
+		if (stageOf(c.item.record) === undefined) return;
+		const verdict = assessStage(c.ledger, c.item.eventName, c.eventTime, run.ledger!.stageOrder);
+		const r = run.results[c.index];
+		if (verdict.alreadySent) {
+			r.status = 'duplicate';
+			r.dedup = 'sent_before';
+			r.warnings.push('the stage ledger has this stage for this lead already: not sent again');
+			plan.release.push(c.key);
+			dropped.add(c);
+			return;
+		}
+		r.warnings.push(...verdict.warnings);
+	});
+	return dropped.size === 0 ? claimed : claimed.filter((c) => !dropped.has(c));
+}
+
+/** The ledger writes for the events a settle commits (each gated by its commit). */
+export function ledgerWrites(
+	run: RunState<unknown, unknown>,
+	candidates: readonly Candidate[],
+	commit: readonly string[],
+): LedgerWrite[] | undefined {
+	if (!run.ledger) return undefined;
+	const committing = new Set(commit);
+	const writes: LedgerWrite[] = [];
+	for (const c of candidates) {
+		if (c.ledgerKey === undefined || !committing.has(c.key)) continue;
+		writes.push(
+			ledgerWriteFor({
+				key: c.ledgerKey,
+				gateKey: c.key,
+				ttlMs: run.ledger.ttlMs,
+				record: c.item.record,
+				eventName: c.item.eventName,
+				eventId: c.eventId,
+				eventTime: c.eventTime,
+			}),
+		);
+	}
+	return writes.length > 0 ? writes : undefined;
+}
