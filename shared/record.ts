@@ -1,3 +1,4 @@
+import { readFirstValue } from './rules/path';
 import type { LeadRecord } from './types';
 
 /**
@@ -56,14 +57,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * (`lead`, `body.lead`). Returns null when the path does not lead to an object.
  */
 export function readLeadRecord(json: unknown, path?: string): LeadRecord | null {
-	let node: unknown = json;
 	const trimmed = (path ?? '').trim();
-	if (trimmed) {
-		for (const part of trimmed.split('.')) {
-			if (!isObject(node)) return null;
-			node = node[part];
-		}
-	}
+	// The one path reader (shared/rules/path.ts): own properties only, digits index arrays.
+	const node = trimmed ? readFirstValue(json, trimmed) : json;
 	return isObject(node) ? (node as LeadRecord) : null;
 }
 
