@@ -47,7 +47,11 @@ const MAX_EMAIL_DOMAINS = 5;
 const FREE_TEXT_KEY =
 	/(^|_)(e-?mail|phone|tel|mobile|name|first|last|surname|address|street|password|card|cvv|ssn|dob|birth|message|msg|comments?|notes?|details?|description|body|text|person|referr?ed|referral|about|bio|question|answer|feedback|remarks?)($|_)/i;
 const CLICK_KEYS = ['fbclid', 'fbc', 'fbp', 'gclid', 'gbraid', 'wbraid', 'ttclid', 'ttp', 'msclkid', 'epik'];
+/** The standard utm_* attributes, kept (when not personal) without being declared. */
+const UTM_KEYS: ReadonlySet<string> = new Set(['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'utm_id']);
 const CONSENT_KEYS = ['ad_user_data', 'ad_personalization', 'limited_data_use'];
+
+const NO_WORDS: ReadonlySet<string> = new Set();
 
 function text(raw: unknown): string | undefined {
 	if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
@@ -148,7 +152,7 @@ function identityWords(contact: Record<string, unknown>): Set<string> {
 
 /**
  * The attributes the log keeps: declared ones (`declared`, the trigger's Capture Log Attributes)
- * and utm_* ones, under a key that is not free text (FREE_TEXT_KEY), whose value is a boolean, an
+ * and the six standard utm_* ones, under a key that is not free text (FREE_TEXT_KEY), whose value is a boolean, an
  * integer of at most 6 digits, or a token (isToken: enum-like, no spaces, nothing personal).
  * Everything else — free text above all — is never stored.
  */
@@ -164,7 +168,7 @@ function safeAttributes(
 		// The log keeps MAX_ATTRIBUTES (boundEntry); one more tells it some were dropped.
 		if (kept > MAX_ATTRIBUTES) break;
 		if (key.length > MAX_KEY_CHARS || FREE_TEXT_KEY.test(key)) continue;
-		const isUtm = /^utm_[a-z0-9_]+$/.test(key);
+		const isUtm = UTM_KEYS.has(key);
 		if (!isUtm && !declared.has(key)) continue;
 		const value = readValues(raw, [key])[0];
 		let kept_: string | number | boolean | undefined;
@@ -223,11 +227,12 @@ export function redactForLog(record: LeadRecord, options: RedactOptions = {}): R
 	const amount = Number(record.value?.amount);
 	const redacted: RedactedRecord = {
 		_redacted: true,
-		state: token(record.state, identity),
+		// Site-chosen vocabulary: tokens, never read for the lead's own name words.
+		state: token(record.state, NO_WORDS),
 		occurred_at: occurredAt(record.occurred_at),
 		source: compact({
-			kind: token(record.source?.kind, identity),
-			form_id: token(record.source?.form_id, identity),
+			kind: token(record.source?.kind, NO_WORDS),
+			form_id: token(record.source?.form_id, NO_WORDS),
 			page_url: safePageUrl(record.source?.page_url, identity),
 			referrer_host: hostOf(record.source?.referrer, identity),
 		}),
@@ -247,7 +252,7 @@ export function redactForLog(record: LeadRecord, options: RedactOptions = {}): R
 		click: Object.keys(clicks).length ? clicks : undefined,
 		value: compact({
 			amount: record.value?.amount !== undefined && Number.isFinite(amount) ? amount : undefined,
-			currency: token(record.value?.currency, identity),
+			currency: token(record.value?.currency, NO_WORDS),
 		}),
 		consent: safeConsent(record.consent),
 		attributes: safeAttributes(record.attributes, new Set(options.attributes ?? []), identity),
