@@ -49,6 +49,7 @@ const FREE_TEXT_KEY =
 const CLICK_KEYS = ['fbclid', 'fbc', 'fbp', 'gclid', 'gbraid', 'wbraid', 'ttclid', 'ttp', 'msclkid', 'epik'];
 /** The standard utm_* attributes, kept (when not personal) without being declared. */
 const UTM_KEYS: ReadonlySet<string> = new Set(['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'utm_id']);
+const CONSENT_VALUES: ReadonlySet<string> = new Set(['granted', 'denied', 'true', 'false', 'yes', 'no', '1', '0', 'unspecified', 'unknown']);
 const CONSENT_KEYS = ['ad_user_data', 'ad_personalization', 'limited_data_use'];
 
 const NO_WORDS: ReadonlySet<string> = new Set();
@@ -190,14 +191,14 @@ function compact<T extends object>(obj: T): T | undefined {
 	return entries.length ? (Object.fromEntries(entries) as T) : undefined;
 }
 
-/** Consent signals under their known keys, booleans or tokens only. */
+/** Consent signals under their known keys: booleans, or one of CONSENT_VALUES. */
 function safeConsent(raw: unknown): Record<string, unknown> | undefined {
 	if (!raw || typeof raw !== 'object') return undefined;
 	const out: Record<string, unknown> = {};
 	for (const key of CONSENT_KEYS) {
 		const value = readValues(raw, [key])[0];
 		if (typeof value === 'boolean') out[key] = value;
-		else if (typeof value === 'string' && /^[a-z_]{1,20}$/i.test(value.trim())) out[key] = value.trim();
+		else if (typeof value === 'string' && CONSENT_VALUES.has(value.trim().toLowerCase())) out[key] = value.trim();
 	}
 	return compact(out);
 }
@@ -227,12 +228,13 @@ export function redactForLog(record: LeadRecord, options: RedactOptions = {}): R
 	const amount = Number(record.value?.amount);
 	const redacted: RedactedRecord = {
 		_redacted: true,
-		// Site-chosen vocabulary: tokens, never read for the lead's own name words.
+		// Fixed vocabularies: tokens, not read for the lead's own name words (a lead@… address
+		// must not hide the state "lead").
 		state: token(record.state, NO_WORDS),
 		occurred_at: occurredAt(record.occurred_at),
 		source: compact({
 			kind: token(record.source?.kind, NO_WORDS),
-			form_id: token(record.source?.form_id, NO_WORDS),
+			form_id: token(record.source?.form_id, identity),
 			page_url: safePageUrl(record.source?.page_url, identity),
 			referrer_host: hostOf(record.source?.referrer, identity),
 		}),
@@ -252,12 +254,18 @@ export function redactForLog(record: LeadRecord, options: RedactOptions = {}): R
 		click: Object.keys(clicks).length ? clicks : undefined,
 		value: compact({
 			amount: record.value?.amount !== undefined && Number.isFinite(amount) ? amount : undefined,
-			currency: token(record.value?.currency, NO_WORDS),
+			currency: currencyCode(record.value?.currency),
 		}),
 		consent: safeConsent(record.consent),
 		attributes: safeAttributes(record.attributes, new Set(options.attributes ?? []), identity),
 	};
 	return compact(redacted) as RedactedRecord;
+}
+
+/** A three-letter currency code, or undefined. */
+function currencyCode(raw: unknown): string | undefined {
+	const t = text(first(raw));
+	return t !== undefined && /^[A-Za-z]{3}$/.test(t) ? t : undefined;
 }
 
 /** The event time when it reads as a date or timestamp (digits, `-:.TZ+` and spaces), else undefined. */
