@@ -24,7 +24,12 @@ const os = require('node:os');
 const path = require('node:path');
 const Redis = require('ioredis').default;
 const { ping, freePort } = require('../scripts/local/redis.js');
-const { hostileScriptBody } = require('./lib/hostileCapture.js');
+const { hostileScriptBody, HOSTILE_ATTRIBUTE_KEYS } = require('./lib/hostileCapture.js');
+
+/** Attribute keys of limitRecord. */
+const LIMIT_ATTRIBUTE_KEYS = Array.from({ length: 60 }, (_, k) => `attribute_${k}`);
+/** Declared, as a user would to preview on them: the log keeps declared attributes only. */
+const DECLARED = [...HOSTILE_ATTRIBUTE_KEYS, ...LIMIT_ATTRIBUTE_KEYS];
 
 const MB = 1024 * 1024;
 
@@ -64,7 +69,8 @@ function limitRecord(i) {
 	const word = String(i).padStart(8, '0').replace(/\d/g, (d) => 'abcdefghij'[Number(d)]);
 	/** @type {Record<string, string>} */
 	const attributes = {};
-	for (let k = 0; k < 60; k++) attributes[`attribute_${k}_${word}`] = `${word}${'v'.repeat(400)}`;
+	// As long as a kept attribute value can be (a 64-character token).
+	for (const key of LIMIT_ATTRIBUTE_KEYS) attributes[key] = `${word}${'v'.repeat(56)}`;
 	return {
 		record_id: `flood_${i}`,
 		state: 'lead',
@@ -114,7 +120,7 @@ async function run({ quick, log }) {
 			} else {
 				record = limitRecord(i);
 			}
-			const result = await captureLog.append(record);
+			const result = await captureLog.append(record, { attributes: DECLARED });
 			appended++;
 			largestEntry = Math.max(largestEntry, result.bytes);
 			if (i % 5_000 === 4_999) {

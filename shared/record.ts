@@ -1,4 +1,5 @@
 import { fromFacebookLeadAdsItem, isFacebookLeadAdsItem } from './capture/sources/metaLeadAds';
+import { readFirstValue } from './rules/path';
 import type { LeadRecord } from './types';
 
 /**
@@ -63,14 +64,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * creation time included; see capture/sources/metaLeadAds.ts), so no Code node is needed.
  */
 export function readLeadRecord(json: unknown, path?: string): LeadRecord | null {
-	let node: unknown = json;
 	const trimmed = (path ?? '').trim();
-	if (trimmed) {
-		for (const part of trimmed.split('.')) {
-			if (!isObject(node)) return null;
-			node = node[part];
-		}
-	}
+	// The one path reader (shared/rules/path.ts): own properties only, digits index arrays.
+	const node = trimmed ? readFirstValue(json, trimmed) : json;
 	if (isFacebookLeadAdsItem(node)) return fromFacebookLeadAdsItem(node);
 	return isObject(node) ? (node as LeadRecord) : null;
 }

@@ -9,6 +9,8 @@
  */
 
 const MAX_BODY_BYTES = 256 * 1024;
+/** The hostile capture's 700 attribute keys (to declare as the trigger's Capture Log Attributes). */
+const HOSTILE_ATTRIBUTE_KEYS = Array.from({ length: 700 }, (_, k) => `attribute_${k}_${'k'.repeat(40)}`);
 
 /**
  * @param {number} i  makes the capture distinct (form id, page path, values)
@@ -28,9 +30,9 @@ function hostileScriptBody(i, options = {}) {
 		ad_user_data: `granted${'g'.repeat(5_000)}${word}`,
 		ad_personalization: { nested: { deeper: { deepest: 'x'.repeat(2_000) } } },
 	};
-	for (let k = 0; k < 700; k++) {
-		fields[`attribute_${k}_${tag}_${'k'.repeat(40)}`] = `${word}${'v'.repeat(150)}`;
-	}
+	// Keys the same in every capture (a user can declare them: the log keeps declared attributes
+	// only), values distinct and as long as a kept token can be (64 characters).
+	for (const key of HOSTILE_ATTRIBUTE_KEYS) fields[key] = `${word}${'v'.repeat(56)}`;
 	const body = {
 		v: 1,
 		type: 'submit',
@@ -58,4 +60,4 @@ function hostileScriptBody(i, options = {}) {
 	return json;
 }
 
-module.exports = { hostileScriptBody, MAX_BODY_BYTES };
+module.exports = { hostileScriptBody, HOSTILE_ATTRIBUTE_KEYS, MAX_BODY_BYTES };

@@ -34,6 +34,7 @@ import { recordRefusal, type Refusal } from './refusals';
 interface Settings extends IDataObject {
 	allowedOrigins?: string;
 	clientKey?: string;
+	captureLogAttributes?: string;
 	captureLogMaxEntries?: number;
 	captureLogMaxMb?: number;
 	captureLogName?: string;
@@ -184,7 +185,13 @@ async function appendToCaptureLog(
 			),
 			maxEntries: settings.captureLogMaxEntries,
 			maxBytes: settings.captureLogMaxMb ? settings.captureLogMaxMb * 1024 * 1024 : undefined,
-		}).append(record, { defaultCountry: settings.defaultCountry || undefined });
+		}).append(record, {
+			defaultCountry: settings.defaultCountry || undefined,
+			attributes: (settings.captureLogAttributes ?? '')
+				.split(',')
+				.map((key) => key.trim())
+				.filter((key) => key !== ''),
+		});
 		if (appended.truncated) {
 			ctx.logger.debug(
 				`Lead Capture Trigger: capture log entry cut to its byte cap (${appended.truncated.clipped} values clipped; dropped from: ${appended.truncated.dropped.join(', ') || 'nothing'})`,

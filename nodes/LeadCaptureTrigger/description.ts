@@ -311,6 +311,16 @@ export const captureTriggerProperties: INodeProperties[] = [
 					'Sites allowed to send captures from a browser (comma-separated). Empty: any origin. Deliveries without an Origin header (servers) are not affected.',
 			},
 			{
+				displayName: 'Capture Log Attributes',
+				name: 'captureLogAttributes',
+				displayOptions: { show: { '/captureLog': ['redis'] } },
+				type: 'string',
+				default: '',
+				placeholder: 'plan, company_size, lead_type',
+				description:
+					'Attributes the capture log keeps for the rule preview (comma-separated keys). Only short enum-like values are kept (no spaces, no email, phone or name); free text such as messages or notes is never kept. utm_* attributes are kept the same way without being listed.',
+			},
+			{
 				displayName: 'Capture Log Max Entries',
 				name: 'captureLogMaxEntries',
 				displayOptions: { show: { '/captureLog': ['redis'] } },

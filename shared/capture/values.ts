@@ -2,6 +2,8 @@
  * Small readers for untrusted webhook bodies: objects, dotted paths, usable values, headers.
  */
 
+import { readPathValue, splitPath as splitRulePath } from '../rules/path';
+
 export type JsonObject = Record<string, unknown>;
 
 /**
@@ -37,25 +39,16 @@ export function ownArray(value: unknown, key: string): unknown[] {
 }
 
 /**
- * Reads a dotted path (`data.attributes.email`, `answers.0.email`): numeric segments index arrays.
- * Only own properties are followed.
+ * Reads a dotted path (`data.attributes.email`, `answers.0.email`) with the one path reader
+ * (shared/rules/path.ts): own properties only, digits index arrays, other segments expand them.
  */
 export function readPath(root: unknown, path: string): unknown {
-	let node: unknown = root;
-	for (const segment of splitPath(path)) {
-		if (Array.isArray(node) && /^\d+$/.test(segment)) node = node[Number(segment)];
-		else node = ownValue(node, segment);
-		if (node === undefined || node === null) return undefined;
-	}
-	return node;
+	return readPathValue(root, path);
 }
 
+/** The segments of a dotted path as the one path reader reads them (trimmed), empty ones left out. */
 export function splitPath(path: string): string[] {
-	return path
-		.trim()
-		.split('.')
-		.map((segment) => segment.trim())
-		.filter((segment) => segment !== '');
+	return splitRulePath(path).filter((segment) => segment !== '');
 }
 
 /** A key for matching field names: lowercase ASCII letters and digits only (`E-Mail` → `email`). */

@@ -114,7 +114,10 @@ function clipRecord(record: RedactedRecord, clip: Clipper): RedactedRecord {
 			referrer_host: clip.text(source?.referrer_host),
 		}),
 		contact: compact({
-			email_domain: clip.text(contact?.email_domain),
+			email_domain: Array.isArray(contact?.email_domain)
+				? contact.email_domain.slice(0, 5).map((d) => clip.text(d) ?? '')
+				: clip.text(contact?.email_domain),
+			has_email: contact?.has_email === true ? true : undefined,
 			has_phone: contact?.has_phone === true ? true : undefined,
 			phone_country: clip.text(contact?.phone_country),
 			city: clip.text(contact?.city),

@@ -1,7 +1,10 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { normalizeCountry, normalizePhoneText, normalizeRegion } from '../identity';
+import { normalizeCountry, normalizePhoneText, normalizeRegion, readEmailText } from '../identity';
+import { emailOrBareDomain } from '../rules/email-domains';
+import { readValues } from '../rules/path';
 import type { LeadRecord } from '../types';
 import { MAX_ATTRIBUTES, MAX_KEY_CHARS } from './bounds';
+import { isToken, looksPersonal, scrubPath, wordsOf } from './scrub';
 
 /**
  * What the capture log keeps of a lead: what rules need, no raw email, phone or name.
@@ -15,7 +18,9 @@ export interface RedactedRecord {
 	occurred_at?: string;
 	source?: { kind?: string; form_id?: string; page_url?: string; referrer_host?: string };
 	contact?: {
-		email_domain?: string;
+		/** One domain, or the distinct domains of a list of addresses. */
+		email_domain?: string | string[];
+		has_email?: boolean;
 		has_phone?: boolean;
 		phone_country?: string;
 		city?: string;
@@ -30,19 +35,24 @@ export interface RedactedRecord {
 	attributes?: Record<string, string | number | boolean>;
 }
 
-const EMAIL_IN_TEXT = /[^\s@]+@[^\s@]+\.[^\s@]+/;
-const DIGIT_RUN = /\d[\d\s().-]{5,}\d/;
-const SENSITIVE_KEY = /(^|_)(e-?mail|phone|tel|mobile|name|first|last|surname|address|street|password|card|cvv|ssn|dob|birth|message|comment|notes?)($|_)/i;
 const MAX_ATTRIBUTE_LENGTH = 200;
+/** Longest email text read for its domain (the rules' own limit). */
+const MAX_EMAIL_CHARS = 320;
+/** Distinct email domains kept (a record may list several addresses). */
+const MAX_EMAIL_DOMAINS = 5;
 /**
- * How much of a value the email and digit patterns read: what is kept plus the longest address
- * that could start in it. On a whole value of a 256 KiB body they backtrack quadratically (an
- * `a…@b…` of 120 KB took 7 s), and the trigger redacts before it answers.
+ * Keys never kept, declared or not: free text and identity under any name (`project_details`,
+ * `message`, `notes`, `referred_by`, `contact_person`, `msg_body`, `full_name`, …).
  */
-const SCAN_LENGTH = MAX_ATTRIBUTE_LENGTH + 256;
-/** Longest domain name (RFC 1035). */
-const MAX_DOMAIN_LENGTH = 253;
+const FREE_TEXT_KEY =
+	/(^|_)(e-?mail|phone|tel|mobile|name|first|last|surname|address|street|password|card|cvv|ssn|dob|birth|message|msg|comments?|notes?|details?|description|body|text|person|referr?ed|referral|about|bio|question|answer|feedback|remarks?)($|_)/i;
 const CLICK_KEYS = ['fbclid', 'fbc', 'fbp', 'gclid', 'gbraid', 'wbraid', 'ttclid', 'ttp', 'msclkid', 'epik'];
+/** The standard utm_* attributes, kept (when not personal) without being declared. */
+const UTM_KEYS: ReadonlySet<string> = new Set(['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'utm_id']);
+const CONSENT_VALUES: ReadonlySet<string> = new Set(['granted', 'denied', 'true', 'false', 'yes', 'no', '1', '0', 'unspecified', 'unknown']);
+const CONSENT_KEYS = ['ad_user_data', 'ad_personalization', 'limited_data_use'];
+
+const NO_WORDS: ReadonlySet<string> = new Set();
 
 function text(raw: unknown): string | undefined {
 	if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
@@ -55,100 +65,125 @@ function first(raw: unknown): unknown {
 	return Array.isArray(raw) ? raw.find((v) => text(v) !== undefined) : raw;
 }
 
-function emailDomainOf(raw: unknown): string | undefined {
-	const email = text(first(raw));
-	if (!email) return undefined;
-	const at = email.lastIndexOf('@');
-	const domain = at > 0 ? email.slice(at + 1).toLowerCase() : '';
-	if (domain.length > MAX_DOMAIN_LENGTH) return undefined;
-	return /^[^\s@]+\.[^\s@]+$/.test(domain) ? domain : undefined;
+/** A token value (isToken) of the field, or undefined. */
+function token(raw: unknown, identity: ReadonlySet<string>): string | undefined {
+	const t = text(first(raw));
+	return t !== undefined && isToken(t, identity) ? t : undefined;
 }
 
-/** Origin + path, plus utm_* parameters: a query string may carry an email or a token. */
-function safePageUrl(raw: unknown): string | undefined {
+/** A place name (city, region): short, letters and spaces, nothing personal. */
+function placeName(raw: unknown, identity: ReadonlySet<string>): string | undefined {
+	const t = text(first(raw));
+	if (t === undefined || t.length > 64 || !/^[\p{L}\p{M}][\p{L}\p{M}\s.'-]*$/u.test(t)) return undefined;
+	return looksPersonal(t, identity) ? undefined : t;
+}
+
+/**
+ * The email domains of contact.email as the rules read them (emailOrBareDomain, the one reader;
+ * every element of a list), at most MAX_EMAIL_DOMAINS: one as a string, several as a list.
+ */
+function emailDomains(raw: unknown): string | string[] | undefined {
+	const domains: string[] = [];
+	for (const value of readValues(raw, [])) {
+		if (typeof value === 'string' && value.length > MAX_EMAIL_CHARS) continue;
+		const domain = emailOrBareDomain(value);
+		if (domain !== null && !domains.includes(domain)) domains.push(domain);
+		if (domains.length === MAX_EMAIL_DOMAINS) break;
+	}
+	return domains.length > 1 ? domains : domains[0];
+}
+
+/**
+ * Origin + path + utm_* parameters, each scrubbed: path segments that may name a person become
+ * `_` (scrubPath), utm values that look personal are left out, every other parameter is dropped.
+ */
+function safePageUrl(raw: unknown, identity: ReadonlySet<string>): string | undefined {
 	const value = text(raw);
 	if (!value) return undefined;
 	try {
 		const url = new URL(value);
+		if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
 		const kept = new URLSearchParams();
 		for (const [k, v] of url.searchParams) {
-			const value = /^utm_/i.test(k) ? keptText(v, { digits: false }) : undefined;
-			if (value !== undefined) kept.set(k, value);
+			const utm = utmValue(k, v, identity);
+			if (utm !== undefined) kept.set(k.toLowerCase(), utm);
 		}
 		const query = kept.toString();
-		return `${url.origin}${url.pathname}${query ? `?${query}` : ''}`;
+		return `${url.protocol}//${url.hostname}${url.port ? `:${url.port}` : ''}${scrubPath(url.pathname, identity)}${query ? `?${query}` : ''}`;
 	} catch {
 		return undefined;
 	}
 }
 
-function hostOf(raw: unknown): string | undefined {
+/** A utm_* value the log may keep: short, not personal (looksPersonal); undefined otherwise. */
+function utmValue(key: string, value: string, identity: ReadonlySet<string>): string | undefined {
+	if (!/^utm_[a-z0-9_]{1,40}$/i.test(key)) return undefined;
+	const t = value.trim();
+	if (t === '' || t.length > MAX_ATTRIBUTE_LENGTH || looksPersonal(t, identity)) return undefined;
+	return t;
+}
+
+function hostOf(raw: unknown, identity: ReadonlySet<string>): string | undefined {
 	const value = text(raw);
 	if (!value) return undefined;
 	try {
-		return new URL(value).host;
+		const host = new URL(value).hostname;
+		return host && !looksPersonal(host, identity) ? host : undefined;
 	} catch {
 		return undefined;
 	}
 }
 
 /**
- * The words (3+ letters, lowercase) of the lead's own name and of its email's local part: an
- * attribute holding one of them is most likely the lead's name under a key detection did not
- * know (`Nachname`, a form field's opaque id), and is not kept.
+ * The words (3+ letters, lowercase) of the lead's own name and of its email's local part: a
+ * value holding one of them is most likely the lead's name (a slug, a UTM term), and is not kept.
  */
 function identityWords(contact: Record<string, unknown>): Set<string> {
 	const words = new Set<string>();
-	const add = (raw: unknown) => {
-		for (const value of Array.isArray(raw) ? raw : [raw]) {
-			const t = text(value);
-			if (t) for (const word of t.toLowerCase().split(/[^\p{L}]+/u)) if (word.length >= 3) words.add(word);
-		}
-	};
-	add(contact.first_name);
-	add(contact.last_name);
-	const emails = Array.isArray(contact.email) ? contact.email : [contact.email];
-	add(emails.map((email) => text(email)?.split('@')[0]));
+	for (const field of ['first_name', 'last_name', 'name']) {
+		for (const value of readValues(contact, [field])) if (typeof value === 'string') wordsOf(value).forEach((w) => words.add(w));
+	}
+	for (const value of readValues(contact, ['email'])) {
+		if (typeof value !== 'string') continue;
+		const address = readEmailText(value.slice(0, MAX_EMAIL_CHARS));
+		wordsOf(address.slice(0, Math.max(0, address.lastIndexOf('@')))).forEach((w) => words.add(w));
+	}
 	return words;
 }
 
-function holdsIdentityWord(value: string, words: ReadonlySet<string>): boolean {
-	return words.size > 0 && value.toLowerCase().split(/[^\p{L}]+/u).some((word) => words.has(word));
-}
-
-function safeAttributes(raw: unknown, words: ReadonlySet<string>): RedactedRecord['attributes'] {
+/**
+ * The attributes the log keeps: declared ones (`declared`, the trigger's Capture Log Attributes)
+ * and the six standard utm_* ones, under a key that is not free text (FREE_TEXT_KEY), whose value is a boolean, an
+ * integer of at most 6 digits, or a token (isToken: enum-like, no spaces, nothing personal).
+ * Everything else — free text above all — is never stored.
+ */
+function safeAttributes(
+	raw: unknown,
+	declared: ReadonlySet<string>,
+	identity: ReadonlySet<string>,
+): RedactedRecord['attributes'] {
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
 	const out: Record<string, string | number | boolean> = {};
 	let kept = 0;
-	for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+	for (const key of Object.keys(raw)) {
 		// The log keeps MAX_ATTRIBUTES (boundEntry); one more tells it some were dropped.
 		if (kept > MAX_ATTRIBUTES) break;
-		if (key.length > MAX_KEY_CHARS || SENSITIVE_KEY.test(key)) continue;
-		if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
-			out[key] = value;
+		if (key.length > MAX_KEY_CHARS || FREE_TEXT_KEY.test(key)) continue;
+		const isUtm = UTM_KEYS.has(key);
+		if (!isUtm && !declared.has(key)) continue;
+		const value = readValues(raw, [key])[0];
+		let kept_: string | number | boolean | undefined;
+		if (typeof value === 'boolean') kept_ = value;
+		else if (typeof value === 'number') kept_ = Number.isInteger(value) && Math.abs(value) < 1e6 ? value : undefined;
+		else if (typeof value === 'string') {
+			kept_ = isUtm ? utmValue(key, value, identity) : token(value, identity);
+		}
+		if (kept_ !== undefined) {
+			out[key] = kept_;
 			kept++;
-		} else if (typeof value === 'string') {
-			const v = keptText(value.trim(), { digits: true });
-			if (v !== undefined && v !== '' && !holdsIdentityWord(v, words)) {
-				out[key] = v;
-				kept++;
-			}
 		}
 	}
 	return Object.keys(out).length ? out : undefined;
-}
-
-/**
- * The part of `text` the log keeps (MAX_ATTRIBUTE_LENGTH characters), or undefined when it may
- * hold an email address (or, with `digits`, a phone-like run of digits).
- */
-function keptText(text: string, options: { digits: boolean }): string | undefined {
-	const scanned = text.slice(0, SCAN_LENGTH);
-	// The email pattern backtracks over every start position: only where an @ could make it match.
-	if ((scanned.includes('@') && EMAIL_IN_TEXT.test(scanned)) || (options.digits && DIGIT_RUN.test(scanned))) {
-		return undefined;
-	}
-	return text.slice(0, MAX_ATTRIBUTE_LENGTH);
 }
 
 function compact<T extends object>(obj: T): T | undefined {
@@ -156,8 +191,28 @@ function compact<T extends object>(obj: T): T | undefined {
 	return entries.length ? (Object.fromEntries(entries) as T) : undefined;
 }
 
-export function redactForLog(record: LeadRecord, options: { defaultCountry?: string } = {}): RedactedRecord {
+/** Consent signals under their known keys: booleans, or one of CONSENT_VALUES. */
+function safeConsent(raw: unknown): Record<string, unknown> | undefined {
+	if (!raw || typeof raw !== 'object') return undefined;
+	const out: Record<string, unknown> = {};
+	for (const key of CONSENT_KEYS) {
+		const value = readValues(raw, [key])[0];
+		if (typeof value === 'boolean') out[key] = value;
+		else if (typeof value === 'string' && CONSENT_VALUES.has(value.trim().toLowerCase())) out[key] = value.trim();
+	}
+	return compact(out);
+}
+
+/** Options of redactForLog. */
+export interface RedactOptions {
+	defaultCountry?: string;
+	/** Attribute keys the user declared (the trigger's Capture Log Attributes); others are not kept. */
+	attributes?: readonly string[];
+}
+
+export function redactForLog(record: LeadRecord, options: RedactOptions = {}): RedactedRecord {
 	const contact = record.contact ?? {};
+	const identity = identityWords(contact as Record<string, unknown>);
 	const country = normalizeCountry(first(contact.country)) ?? undefined;
 	const phoneRaw = text(first(contact.phone));
 	const phoneOutcome = phoneRaw
@@ -173,38 +228,50 @@ export function redactForLog(record: LeadRecord, options: { defaultCountry?: str
 	const amount = Number(record.value?.amount);
 	const redacted: RedactedRecord = {
 		_redacted: true,
-		state: text(record.state),
-		occurred_at: text(record.occurred_at),
+		// Fixed vocabularies: tokens, not read for the lead's own name words (a lead@… address
+		// must not hide the state "lead").
+		state: token(record.state, NO_WORDS),
+		occurred_at: occurredAt(record.occurred_at),
 		source: compact({
-			kind: text(record.source?.kind),
-			form_id: text(record.source?.form_id),
-			page_url: safePageUrl(record.source?.page_url),
-			referrer_host: hostOf(record.source?.referrer),
+			kind: token(record.source?.kind, NO_WORDS),
+			form_id: token(record.source?.form_id, identity),
+			page_url: safePageUrl(record.source?.page_url, identity),
+			referrer_host: hostOf(record.source?.referrer, identity),
 		}),
 		contact: compact({
-			email_domain: emailDomainOf(contact.email),
-			has_phone: phoneRaw ? true : undefined,
+			email_domain: emailDomains(contact.email),
+			has_email: readValues(contact, ['email']).length > 0 ? true : undefined,
+			has_phone: readValues(contact, ['phone']).length > 0 ? true : undefined,
 			phone_country: phone ? phoneCountry(phone) : undefined,
-			city: text(first(contact.city)),
+			city: placeName(contact.city, identity),
 			region: normalizeRegion(first(contact.region), { country }) ?? undefined,
 			country,
 		}),
 		client: compact({
 			country: normalizeCountry(record.client?.country) ?? undefined,
-			region: text(record.client?.region),
+			region: placeName(record.client?.region, identity),
 		}),
 		click: Object.keys(clicks).length ? clicks : undefined,
 		value: compact({
 			amount: record.value?.amount !== undefined && Number.isFinite(amount) ? amount : undefined,
-			currency: text(record.value?.currency),
+			currency: currencyCode(record.value?.currency),
 		}),
-		consent:
-			record.consent && typeof record.consent === 'object'
-				? compact({ ...record.consent } as Record<string, unknown>)
-				: undefined,
-		attributes: safeAttributes(record.attributes, identityWords(contact as Record<string, unknown>)),
+		consent: safeConsent(record.consent),
+		attributes: safeAttributes(record.attributes, new Set(options.attributes ?? []), identity),
 	};
 	return compact(redacted) as RedactedRecord;
+}
+
+/** A three-letter currency code, or undefined. */
+function currencyCode(raw: unknown): string | undefined {
+	const t = text(first(raw));
+	return t !== undefined && /^[A-Za-z]{3}$/.test(t) ? t : undefined;
+}
+
+/** The event time when it reads as a date or timestamp (digits, `-:.TZ+` and spaces), else undefined. */
+function occurredAt(raw: unknown): string | undefined {
+	const t = text(raw);
+	return t !== undefined && t.length <= 40 && /^[0-9TZ:.+\- ]+$/i.test(t) ? t : undefined;
 }
 
 /** ISO country of an E.164 number (the country libphonenumber attributes it to). */

@@ -1,8 +1,7 @@
 /** One condition: compiled once per rule set, then evaluated against any number of records. */
 import {
-	bareDomain,
 	domainInList,
-	emailDomain,
+	emailOrBareDomain,
 	isFreeMailDomain,
 	normalizeDomainItem,
 } from './email-domains';
@@ -451,16 +450,9 @@ function matchRegex(compiled: CompiledCondition, read: Values, pii: boolean): Ou
 	return { passed: false, detail: note ?? (pii ? null : describeValues(read.values)) };
 }
 
-/** The domain of an address, or the value itself when it is a bare domain (contact.email_domain). */
-function domainOf(value: unknown): string | null {
-	const fromAddress = emailDomain(value);
-	if (fromAddress !== null) return fromAddress;
-	return typeof value === 'string' && !value.includes('@') ? bareDomain(value) : null;
-}
-
 function matchEmailDomain(compiled: CompiledCondition, read: Values): Outcome {
 	const domains = read.values
-		.map((value, i) => (read.texts[i].length > MAX_EMAIL_CHARS ? null : domainOf(value)))
+		.map((value, i) => (read.texts[i].length > MAX_EMAIL_CHARS ? null : emailOrBareDomain(value)))
 		.filter((d): d is string => d !== null);
 	if (domains.length === 0) return { passed: false, detail: 'not an email address' };
 	if (compiled.matchType === 'email_domain_in') {

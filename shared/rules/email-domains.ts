@@ -277,6 +277,17 @@ export function emailDomain(value: unknown): string | null {
 }
 
 /**
+ * The domain a rule reads from an email field's value: the address's domain (emailDomain), or
+ * the value itself when it is a bare domain without `@` (contact.email_domain in the capture
+ * log). The one reading used by the rules, the capture log and the preview.
+ */
+export function emailOrBareDomain(value: unknown): string | null {
+	const fromAddress = emailDomain(value);
+	if (fromAddress !== null) return fromAddress;
+	return typeof value === 'string' && !value.includes('@') ? bareDomain(value) : null;
+}
+
+/**
  * Latin letters' look-alikes from the Cyrillic, Greek and Armenian scripts (and Latin's own
  * script g): `gmаil.com` with a Cyrillic `а` is not Gmail, but no employer either.
  */

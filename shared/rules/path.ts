@@ -1,10 +1,21 @@
-/** Reading a field of a record by dotted path. */
+/**
+ * THE dotted-path reader of the package: the record (readLeadRecord), the rules, the capture
+ * (field mapping, record id and state fields) and the capture log all read paths here.
+ *
+ * - Own properties only: `__proto__`, `constructor`, `prototype` and anything inherited are never
+ *   followed (a path through them reads as missing).
+ * - Segments are trimmed (`contact . email` is `contact.email`).
+ * - Arrays: a segment of digits indexes an array (`answers.0.email`); any other segment — or the
+ *   end of the path — expands the array, so every element is read (a list of contacts, a
+ *   multi-value email field) and a condition passes when any element does.
+ * - Missing values (undefined, null, blank strings) are not returned.
+ */
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /** The parts of a dotted path (`attributes.utm_source` → ['attributes', 'utm_source']). */
 export function splitPath(path: string): string[] {
-	return path.trim().split('.');
+	return path.split('.').map((part) => part.trim());
 }
 
 /** True for a path made of non-empty parts without spaces. */
@@ -71,6 +82,11 @@ function collect(
 		return;
 	}
 	read.visits += 1;
+	if (Array.isArray(node) && depth < parts.length && /^\d+$/.test(parts[depth])) {
+		const index = Number(parts[depth]);
+		if (index < node.length) collect(node[index], parts, depth + 1, 0, read, maxValues);
+		return;
+	}
 	if (Array.isArray(node)) {
 		if (nesting >= MAX_ARRAY_NESTING) {
 			read.cut = true;
@@ -90,6 +106,15 @@ function collect(
 	const part = parts[depth];
 	if (!hasOwn.call(node, part)) return;
 	collect((node as Record<string, unknown>)[part], parts, depth + 1, 0, read, maxValues);
+}
+
+/**
+ * The value at a dotted path as one value: undefined when missing, the value when there is one,
+ * the list of values when the path expanded an array to several.
+ */
+export function readPathValue(record: unknown, path: string): unknown {
+	const values = readBounded(record, splitPath(path).filter((part) => part !== ''), MAX_READ_VISITS).values;
+	return values.length <= 1 ? values[0] : values;
 }
 
 /** The first present value at a dotted path, or undefined. */

@@ -13,7 +13,7 @@ import { faultHarness, runCounts } from '../support/faultHarness';
 import { crmLead } from '../support/leads';
 import { leadItems } from '../support/senderHarness';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { hostileScriptBody } = require('../../bench/lib/hostileCapture.js');
+const { hostileScriptBody, HOSTILE_ATTRIBUTE_KEYS } = require('../../bench/lib/hostileCapture.js');
 
 const MB = 1024 * 1024;
 /** The Redis's memory limit and the capture log's budget in these scenarios. */
@@ -81,7 +81,8 @@ async function flood(admin: Redis, url: string, prefix: string, records: LeadRec
 		let failed = 0;
 		let peak = before;
 		for (let i = 0; i < CAPTURES; i++) {
-			await log.append(records[i % records.length]).catch(() => failed++);
+			// Declared, as a user would to preview on them: entries as large as the cap allows.
+			await log.append(records[i % records.length], { attributes: HOSTILE_ATTRIBUTE_KEYS }).catch(() => failed++);
 			if (i % 500 === 499) peak = Math.max(peak, await usedMemory(admin));
 		}
 		const after = await usedMemory(admin);

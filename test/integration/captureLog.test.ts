@@ -29,16 +29,16 @@ describe('capture log (Redis stream)', () => {
 			webLead(2, { contact: { email: 'Jane.Doe@Acme.io', phone: '+44 20 7946 0958', first_name: 'Jane', last_name: 'Doe', country: 'GB' } }),
 			webLead(3, { source: { page_url: 'https://example.com/pricing?email=bob%40example.com&utm_campaign=spring&token=abc' } }),
 		];
-		for (const lead of leads) await log.append(lead);
+		for (const lead of leads) await log.append(lead, { attributes: ['plan', 'score', 'message', 'note_email'] });
 		const raw = JSON.stringify(await admin.xrange(captureLogKey(prefix, 'site'), '-', '+'));
 		for (const pii of ['lead.1@example.com', 'Lead.1', 'jane.doe', 'Jane', 'Doe', 'Mary', "O'Neil", '555', '5551212', '79460958', '7946', 'bob%40example.com', 'bob@', 'x@y.io', '203.0.113.7', 'IwAR', 'Mozilla']) {
 			expect(raw).not.toContain(pii);
 		}
 		const { entries } = await log.readWindow();
 		expect(entries.map((e) => e.record.contact)).toEqual([
-			{ email_domain: 'example.com', has_phone: true, phone_country: 'us', city: 'San Francisco', region: 'ca', country: 'us' },
-			{ email_domain: 'acme.io', has_phone: true, phone_country: 'gb', country: 'gb' },
-			{ email_domain: 'example.com', has_phone: true, phone_country: 'us', city: 'San Francisco', region: 'ca', country: 'us' },
+			{ email_domain: 'example.com', has_email: true, has_phone: true, phone_country: 'us', city: 'San Francisco', region: 'ca', country: 'us' },
+			{ email_domain: 'acme.io', has_email: true, has_phone: true, phone_country: 'gb', country: 'gb' },
+			{ email_domain: 'example.com', has_email: true, has_phone: true, phone_country: 'us', city: 'San Francisco', region: 'ca', country: 'us' },
 		]);
 		expect(entries[0].record.source?.page_url).toBe('https://example.com/pricing?utm_campaign=spring');
 		expect(entries[2].record).toMatchObject({

@@ -9,7 +9,8 @@
  * Every value is read whole: strings, hash fields and values (the stats), stream entries (the
  * capture log), lists, sets and sorted sets; key names too.
  *
- * What counts as raw personal data: any email address (nothing we store has an "@"); any phone
+ * What counts as raw personal data: any email address, also percent-encoded (nothing we store has
+ * an "@"); any name slug of two test names (`jane-doe` in a page URL's path); any phone
  * number and any first or last name the test sources use (test/**, fixtures), read from them
  * (phones as written and as digits; names as whole values of a JSON leaf or a field, any case). Plain CommonJS: the jest global setup and teardown load it as is.
  */
@@ -165,8 +166,10 @@ function findPii(key, texts) {
 	const { phones, names } = knownIdentity();
 	const hits = [];
 	for (const text of [key, ...texts]) {
-		if (EMAIL.test(text))
+		const plain = percentDecoded(text);
+		if (EMAIL.test(text) || EMAIL.test(plain))
 			hits.push(`${key}: an email address (${JSON.stringify(text.slice(0, 120))})`);
+		for (const slug of nameSlugs(plain, names)) hits.push(`${key}: the name slug ${JSON.stringify(slug)}`);
 		for (const phone of phones)
 			if (holdsPhone(text, phone)) hits.push(`${key}: the phone ${phone}`);
 		for (const leaf of leaves(text)) {
@@ -175,6 +178,41 @@ function findPii(key, texts) {
 		}
 	}
 	return hits;
+}
+
+/**
+ * The text with percent-encoding undone up to three times (`jane%2540example.com` is an
+ * address too: the capture log's page URLs and utm values are where it would hide).
+ * @param {string} text
+ */
+function percentDecoded(text) {
+	let out = text;
+	for (let i = 0; i < 3 && /%[0-9a-f]{2}/i.test(out); i++) {
+		try {
+			out = decodeURIComponent(out);
+		} catch {
+			break;
+		}
+	}
+	return out;
+}
+
+/**
+ * Name slugs in a text (`jane-doe`, `ada.lovelace`, `greta_hoffmann`): two neighbouring words of
+ * a slug that are both names the tests use (three letters or more).
+ * @param {string} text
+ * @param {string[]} names
+ */
+function nameSlugs(text, names) {
+	const known = new Set(names.filter((n) => n.length >= 3 && n !== 'test').map((n) => n.toLowerCase()));
+	const found = [];
+	for (const [slug] of text.toLowerCase().matchAll(/\p{L}+(?:[-._+]\p{L}+)+/gu)) {
+		const words = slug.split(/[-._+]/);
+		for (let i = 1; i < words.length; i++) {
+			if (known.has(words[i - 1]) && known.has(words[i]) && words[i - 1] !== words[i]) found.push(slug);
+		}
+	}
+	return found;
 }
 
 /**

@@ -8,8 +8,32 @@ describe('readLeadRecord', () => {
 		[{ lead: 'text' }, 'lead', null],
 		[{ other: {} }, 'lead.x', null],
 		[[1, 2], '', null],
+		[{ leads: [{ record_id: 'd' }, { record_id: 'e' }] }, 'leads.1', { record_id: 'e' }],
+		[{ body : { lead: { record_id: 'f' } } }, 'body . lead', { record_id: 'f' }],
 	])('%j at %j', (json, path, expected) => {
 		expect(readLeadRecord(json, path)).toEqual(expected);
+	});
+
+	// Issue 13 point 2: it followed inherited properties (`__proto__` returned Object.prototype).
+	it.each(['__proto__', 'constructor', 'constructor.prototype', 'lead.__proto__', 'toString', 'hasOwnProperty'])(
+		'never follows an inherited property: %s reads as missing',
+		(path) => {
+			expect(readLeadRecord({ lead: { record_id: 'a' } }, path)).toBeNull();
+		},
+	);
+
+	it('reads the same paths as the rules and the capture (one reader)', () => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const { readPathValue } = require('../../shared/rules/path');
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const { readPath } = require('../../shared/capture/values');
+		const json = JSON.parse('{"__proto__": {"record_id": "own"}, "answers": [{"lead": {"record_id": "x"}}]}');
+		for (const path of ['__proto__', 'answers.0.lead', 'answers.lead', ' answers . 0 . lead ']) {
+			const viaRules = readPathValue(json, path);
+			expect(readPath(json, path)).toBe(viaRules);
+			expect(readLeadRecord(json, path)).toEqual(viaRules ?? null);
+		}
+		expect(readLeadRecord(json, '__proto__')).toEqual({ record_id: 'own' });
 	});
 });
 

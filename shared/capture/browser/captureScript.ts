@@ -94,9 +94,15 @@ export const CAPTURE_SCRIPT: string = String.raw`
     new URLSearchParams(s).forEach((v, k) => { if (v) o[k.toLowerCase()] = v.slice(0, 500); });
     return o;
   };
+  // A utm value holding an email (also percent-encoded) or a phone-like run of digits is never
+  // stored nor sent (the capture log's own rule, shared/captureLog/scrub.ts)
+  const personal = (v) => {
+    for (let i = 0; i < 3; i++) try { v = decodeURIComponent(v); } catch (e) { break; }
+    return /[^\s@\/?#&=]+@[^\s@\/?#&=]+\.[^\s@\/?#&=]+/.test(v) || /\d(?:[\s().\-+\/]*\d){6,}/.test(v);
+  };
   const utms = (q) => {
     const o = {};
-    Object.keys(q).filter((k) => k.startsWith('utm_')).slice(0, 10).forEach((k) => { o[k] = q[k].slice(0, 200); });
+    Object.keys(q).filter((k) => k.startsWith('utm_') && !personal(q[k])).slice(0, 10).forEach((k) => { o[k] = q[k].slice(0, 200); });
     return Object.keys(o).length ? o : null;
   };
   const land = query(location.search);

@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import {
 	boundEntry,
 	DEFAULT_MAX_ENTRY_BYTES,
-	redactForLog,
 	type RedactedRecord,
 } from '../../../shared/captureLog';
 import { checkProperty } from '../../support/hostile';
@@ -17,23 +16,24 @@ const big = (char: string, n = 200_000) => char.repeat(n);
  */
 describe('capture-log entry bounds', () => {
 	it('huge values: every kept text is clipped (page URL 512, the rest 200 characters) and the entry says how many', () => {
-		const entry = boundEntry(
-			redactForLog({
-				state: 'lead',
-				source: { kind: 'script', form_id: big('f'), page_url: `https://example.com/${big('p')}` },
-				contact: { email: 'a@example.com', city: big('c'), region: big('r') },
-				consent: { ad_user_data: big('g') },
-				attributes: { plan: big('x') },
-			}),
-		);
+		// Redaction keeps no value this long (tokens are 64 characters at most): the bounds hold
+		// on their own for any record handed to them.
+		const entry = boundEntry({
+			_redacted: true,
+			state: 'lead',
+			source: { kind: 'script', form_id: big('f'), page_url: `https://example.com/${big('p')}` },
+			contact: { email_domain: 'example.com', city: big('c'), region: big('r') },
+			consent: { ad_user_data: big('g') },
+			attributes: { plan: big('x') },
+		});
 		expect(entry.bytes).toBeLessThanOrEqual(DEFAULT_MAX_ENTRY_BYTES);
 		expect(entry.record.source?.form_id).toBe('f'.repeat(200));
 		expect(entry.record.source?.page_url).toHaveLength(512);
 		expect(entry.record.contact?.city).toBe('c'.repeat(200));
 		expect(entry.record.consent).toEqual({ ad_user_data: 'g'.repeat(200) });
 		expect(entry.record.attributes).toEqual({ plan: 'x'.repeat(200) });
-		// form id, page URL, city, region, consent (redaction itself keeps 200 characters of an attribute).
-		expect(entry.record._truncated).toEqual({ clipped: 5, dropped: [] });
+		// form id, page URL, city, region, consent, attribute.
+		expect(entry.record._truncated).toEqual({ clipped: 6, dropped: [] });
 		expect(JSON.parse(entry.json)).toEqual(entry.record);
 	});
 
