@@ -320,7 +320,7 @@ describe('Google Ads conversion adjustments in a real n8n', () => {
 				`${PKG}.identityNormalizer`,
 				1,
 				[800, 0],
-				{ operation: 'report', platforms: ['google'], store: 'redis', hours: 24 },
+				{ operation: 'report', platforms: ['google'], store: 'redis', hours: 24, unkeyedScope: 'all' },
 				{
 					credentials: { leadCapiRedisApi: credentials.redis },
 				},
