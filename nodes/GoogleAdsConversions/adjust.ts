@@ -146,8 +146,13 @@ function readRecords(
 		// The conversion's own time: what the window is measured from, and Data Manager's event time.
 		const conversionTime =
 			original === LEDGER_ORIGINAL ? '' : (ctx.getNodeParameter('conversionTime', i, '') as unknown);
+		// A stage record is timed by stage_at (plan stage): the conversion time goes there too.
 		if (conversionTime !== '' && conversionTime !== null && conversionTime !== undefined)
-			record = { ...record, occurred_at: conversionTime };
+			record = {
+				...record,
+				occurred_at: conversionTime,
+				...(record.stage_at !== undefined ? { stage_at: conversionTime } : {}),
+			};
 		const adjustment = adjustmentOf(record);
 		if (adjustment !== 'retraction' && adjustment !== 'restatement')
 			return { record, eventName: '', error: adjustment };

@@ -1,6 +1,7 @@
 import { parseTimeMs } from '../events/eventTime';
 import type { LeadRecord } from '../types';
 import type { LedgerEntry, LedgerWrite } from './types';
+import { META_LEAD_ID_ATTRIBUTE } from '../platforms/meta/constants';
 
 /** Ids a later adjustment or stage event may need; click ids are not personal data. */
 const ID_FIELDS = ['gclid', 'gbraid', 'wbraid', 'fbclid', 'fbc', 'ttclid', 'msclkid', 'epik'];
@@ -56,7 +57,9 @@ export function ledgerWriteFor(input: {
 		const value = click[field];
 		if (typeof value === 'string' && value.trim() !== '') setIfAbsent[`id:${field}`] = value.trim();
 	}
-	const leadId = (record.attributes ?? {})['lead_id'];
+	// Meta's lead id where the Meta sources put it (attributes.meta_lead_id), else a generic lead_id.
+	const attributes = (record.attributes ?? {}) as Record<string, unknown>;
+	const leadId = attributes[META_LEAD_ID_ATTRIBUTE] ?? attributes['lead_id'];
 	if (typeof leadId === 'string' || typeof leadId === 'number') {
 		setIfAbsent['id:lead_id'] = String(leadId);
 	}

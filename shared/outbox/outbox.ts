@@ -128,8 +128,8 @@ export interface DrainedSend {
 }
 
 /**
- * After a drained event was sent: delivered (or already there) → removed; failed retryably →
- * queued again with one more attempt (or `expired` past its window); anything else → dead
+ * After a drained event was sent: delivered (or already there) → removed; failed retryably, or
+ * skipped with "retry later" (Google's too-recent answers) → queued again with one more attempt (or `expired` past its window); anything else → dead
  * letter `rejected` with the platform's message.
  */
 export async function settleDrained(
@@ -144,7 +144,7 @@ export async function settleDrained(
 		await store.remove(q, entry.event_id);
 		return { delivered: true };
 	}
-	if (sent.status === 'failed' && sent.retryable) {
+	if ((sent.status === 'failed' || sent.status === 'skipped') && sent.retryable) {
 		const next = { ...entry, attempts: entry.attempts + 1, last_error: sent.error };
 		return queueEvent(store, key, q, next, options);
 	}

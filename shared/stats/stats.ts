@@ -77,6 +77,8 @@ export interface DestinationStats {
 	duplicate: number;
 	skipped: number;
 	failed: number;
+	/** Stage events older than the platform accepts (never sent); shown only when there were some. */
+	expired?: number;
 	/** Average match-quality estimate (0–10) of the events sent. */
 	match_quality: number | null;
 	/** For each match key: how many sent events carried it, and their share of all sent. */
@@ -214,6 +216,8 @@ export function summarizeStats(
 			if (!Number.isFinite(n)) continue;
 			if (field === 'sent' || field === 'duplicate' || field === 'skipped' || field === 'failed') {
 				entry[field] += n;
+			} else if (field === 'expired') {
+				entry.expired = (entry.expired ?? 0) + n;
 			} else if (tallyRequestField(field, n, entry.reqs, entry.reqStatuses)) {
 				continue;
 			} else if (field === 'mq_sum') {

@@ -117,6 +117,21 @@ describe('outbox in real Redis', () => {
 		]);
 	});
 
+	it("a drained Google event skipped as 'retry later' (too recent) is queued again, never dead-lettered", async () => {
+		await queueEvent(store, key, q, entry('recent'), { now: 0 });
+		const later = await settleDrained(
+			store,
+			key,
+			q,
+			entry('recent'),
+			{ status: 'skipped', retryable: true, error: 'TOO_RECENT_CONVERSION_ACTION' },
+			{ now: HOUR, random: () => 0 },
+		);
+		expect(later).toEqual({ queued: true, nextTry: HOUR + 60_000, attempts: 2 });
+		expect(await store.pendingCount(q)).toBe(1);
+		expect(await store.deadLetters(q)).toEqual([]);
+	});
+
 	it('replays dead letters under the same event ids, and purges them', async () => {
 		for (const id of ['a', 'b']) {
 			await queueEvent(store, key, q, entry(id), { now: 0 });

@@ -70,6 +70,18 @@ describe('stage ledger: what one sent event writes', () => {
 		});
 		expect(JSON.stringify(write)).not.toContain('a@b.example');
 	});
+	it("keeps Meta's lead id from where the Meta sources put it (attributes.meta_lead_id)", () => {
+		const write = ledgerWriteFor({
+			key: 'k',
+			gateKey: 'g',
+			ttlMs: 1,
+			record: { record_id: '123456789012345', attributes: { meta_lead_id: '123456789012345' } },
+			eventName: 'Qualified',
+			eventId: 'e2',
+			eventTime: 1_800_000_000,
+		});
+		expect(write.setIfAbsent['id:lead_id']).toBe('123456789012345');
+	});
 	it('an empty hash is no entry', () => {
 		expect(parseLedger({})).toBeNull();
 		expect(parseLedger(null)).toBeNull();
