@@ -90,7 +90,8 @@ describe.each([
 		expect(settled).toEqual({ committed: 1, held: 1, released: 1, notOwned: [] });
 		// Past the claim lease, the held marker lasts (the committed TTL).
 		await h.expire(50);
-		const later = await h.other().claimBatch([key('ha'), key('hb'), key('hc')], 50);
+		// (A long lease here: the stranger below must find hc owned, however slow the machine.)
+		const later = await h.other().claimBatch([key('ha'), key('hb'), key('hc')], HOUR);
 		expect(later.outcomes).toEqual(['sent', 'held', 'claimed']);
 		// The old run's renewal does not extend it; a stranger cannot hold another's claim.
 		expect(await h.store.renewClaims(run.token, [key('hb')], HOUR)).toEqual(['taken']);
