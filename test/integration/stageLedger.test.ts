@@ -77,7 +77,7 @@ describe('stage ledger: a lead’s stages through dispatch, a loopback Meta and 
 		const key = ledgerKey(h.prefix, 'meta', PIXEL, 'deal-2');
 		const hash = await h.admin.hgetall(key);
 		expect(Object.keys(hash).sort()).toEqual(
-			['created', 'first_event', 'first_event_id', 'first_time', 'id:gclid', 'stage:Lead', 'stage:Qualified'].sort(),
+			['created', 'first_event', 'first_event_id', 'first_time', 'id:gclid', 'sent', 'stage:Lead', 'stage:Qualified'].sort(),
 		);
 		expect(hash.first_event).toBe('Lead');
 		expect(hash['id:gclid']).toBe('Cj0KCQ-test-gclid');
