@@ -141,4 +141,21 @@ describe('stage ledger: a lead’s stages through dispatch, a loopback Meta and 
 		const [hash] = await store.readLedger([ledgerKey(h.prefix, 'meta', PIXEL, 'deal-7')]);
 		expect(hash).toMatchObject({ first_event: 'Lead', 'stage:Won': expect.any(String) });
 	});
+
+	it.each([
+		['Redis', () => h.store()],
+		['in-memory', () => new MemoryDedupStore()],
+	])("scanLedger (%s): a destination's ledger hashes, at most the limit, and says when it stopped", async (_label, make) => {
+		const store = make();
+		await run([1, 2, 3].map((i) => item(crmLead(40 + i), 'Lead')), withLedger, store);
+		const start = `${h.prefix}:ledger:meta:${PIXEL}:`;
+		const all = await store.scanLedger(start, 10);
+		expect(all.truncated).toBe(false);
+		expect(all.entries).toHaveLength(3);
+		expect(all.entries.every((e) => e.key.startsWith(start) && e.fields.first_event === 'Lead')).toBe(true);
+		const two = await store.scanLedger(start, 2);
+		expect(two).toMatchObject({ truncated: true });
+		expect(two.entries).toHaveLength(2);
+		expect((await store.scanLedger(`${h.prefix}:ledger:meta:other:`, 10)).entries).toEqual([]);
+	});
 });
