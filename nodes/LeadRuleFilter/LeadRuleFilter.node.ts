@@ -175,7 +175,9 @@ async function stageFacts(
 	if (!destination) {
 		throw new NodeOperationError(ctx.getNode(), "Enter the Ledger Destination ID: the destination of the sender whose stage ledger to read");
 	}
-	const { store, keyPrefix } = await resolveStore(ctx, 'redis');
+	const { store, keyPrefix } = await withRedisCredential(ctx, 'read the stage ledger', () =>
+		resolveStore(ctx, 'redis'),
+	);
 	let prefix: string;
 	try {
 		prefix = namespacedPrefix(keyPrefix, ctx.getNodeParameter('ledgerClientKey', 0, '') as string);
@@ -198,12 +200,26 @@ async function stageFacts(
 	}
 }
 
+/** Reads the optional Redis credential; missing, the error says what it is needed for. */
+async function withRedisCredential<T>(ctx: IExecuteFunctions, purpose: string, read: () => Promise<T>): Promise<T> {
+	try {
+		return await read();
+	} catch (error) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Choose a Redis credential (the one your Lead Capi nodes use) to ${purpose}: ${(error as Error).message}`,
+		);
+	}
+}
+
 async function preview(ctx: IExecuteFunctions, policy: SendPolicy): Promise<IDataObject> {
 	const name = (ctx.getNodeParameter('captureLogName', 0) as string).trim();
 	if (!name) {
 		throw new NodeOperationError(ctx.getNode(), 'Enter the capture log name of the Lead Capture Trigger to preview');
 	}
-	const credentials = await ctx.getCredentials('leadCapiRedisApi');
+	const credentials = await withRedisCredential(ctx, 'read the capture log', () =>
+		ctx.getCredentials('leadCapiRedisApi'),
+	);
 	const { client, description } = getRedisClient(redisConfigFromCredentials(credentials));
 	let prefix: string;
 	try {

@@ -379,6 +379,17 @@ describe('Lead Rule Filter node: stage facts from the stage ledger (real Redis, 
 		expect(filterOf(unkeyed.outputs[1][0]).stage_ledger).toBe('unknown');
 	});
 
+	it('without a Redis credential or a destination, Stage Facts from the ledger is a NodeOperationError saying what to choose', async () => {
+		const noCredential = await executeError(node, [qualified('deal-10')], { params: within28Days() });
+		expect(noCredential.error).toBeInstanceOf(NodeOperationError);
+		expect(noCredential.error.message).toMatch(/^Choose a Redis credential .* to read the stage ledger/);
+		const noDestination = await executeError(node, [qualified('deal-10')], {
+			params: within28Days({ ledgerDestination: ' ' }),
+			credentials: { leadCapiRedisApi: redis.credential() },
+		});
+		expect(noDestination.error.message).toMatch(/^Enter the Ledger Destination ID/);
+	});
+
 	it('an unreachable Redis fails the node; with On Error continue every item goes to Skip (never sent on unchecked facts)', async () => {
 		const dead = { connection: 'url', url: 'redis://127.0.0.1:1', keyPrefix: redis.prefix };
 		const setup = (onError?: NodeSetup['onError']): NodeSetup => ({
