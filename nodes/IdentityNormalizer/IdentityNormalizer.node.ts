@@ -8,8 +8,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import {
+	CL_MAX_LEADS_READ,
 	compactFieldMap,
+	conversionLeadsByDestination,
 	evictionCheck,
+	ledgerStart,
+	type DedupStore,
+	type DestinationStats,
 	estimateMatchQuality,
 	namespacedPrefix,
 	readClientKey,
@@ -87,7 +92,7 @@ export class IdentityNormalizer implements INodeType {
 						value: 'report',
 						action: 'Report sends and match keys per destination',
 						description:
-							'Per destination: events sent, duplicate, skipped and failed, and the match keys and quality of what was sent; per capture path: deliveries the Lead Capture Trigger refused, by reason',
+							"Per destination: events sent, duplicate, skipped and failed, and the match keys and quality of what was sent (Meta Conversion Leads datasets: Meta's checklist); per capture path: deliveries the Lead Capture Trigger refused, by reason",
 					},
 				],
 				default: 'normalize',
@@ -255,6 +260,48 @@ export class IdentityNormalizer implements INodeType {
 	}
 }
 
+/**
+ * Meta datasets that received Conversion Leads (CRM) events get `conversion_leads`: Meta's own
+ * checklist against the stage ledger (shared/stats/conversionLeads.ts). A dataset with CRM leads
+ * but no send in the window gets an item of its own (zero counts): a stopped upload is what the
+ * check is for. `own`: only these datasets (the report's workflow scope).
+ */
+async function withConversionLeadsHealth(
+	store: DedupStore,
+	prefix: string,
+	stats: DestinationStats[],
+	own: Set<string> | undefined,
+	hours: number,
+): Promise<DestinationStats[]> {
+	const start = ledgerStart(prefix, 'meta');
+	const read = await store.scanLedger(start, CL_MAX_LEADS_READ);
+	const health = conversionLeadsByDestination(read.entries, start, {
+		nowMs: Date.now(),
+		sampled: read.truncated,
+	});
+	const out = [...stats];
+	for (const [destination, conversionLeads] of health) {
+		if (own && !own.has(destination)) continue;
+		let item = out.find((s) => s.platform === 'meta' && s.destination === destination);
+		if (!item) {
+			item = {
+				platform: 'meta',
+				destination,
+				window_hours: hours,
+				sent: 0,
+				duplicate: 0,
+				skipped: 0,
+				failed: 0,
+				match_quality: null,
+				match_keys: {},
+			};
+			out.push(item);
+		}
+		item.conversion_leads = conversionLeads;
+	}
+	return out;
+}
+
 const PREHASHED_PHONE_WARNING =
 	"phone: arrived hashed and goes to every platform as it is, but Meta and Pinterest match the hash of the digits without '+' and TikTok, Google and Microsoft the hash of E.164 with '+': one hash matches only one group. Send the phone in clear, or map each sender's contact.phone to its own platforms.<platform>.phone.sha256";
 
@@ -312,6 +359,14 @@ async function healthReport(
 		refused = await store!.readRefusals(everyUnkeyed ? `${prefix}:workflow:*` : scope, { hours });
 	} catch (error) {
 		throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
+	}
+	if (platforms.includes('meta')) {
+		const own = scope !== prefix ? new Set(stats.map((s) => s.destination)) : undefined;
+		try {
+			stats = await withConversionLeadsHealth(store!, prefix, stats, own, hours);
+		} catch (error) {
+			throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
+		}
 	}
 	// Then one item per Lead Capture Trigger path that refused deliveries (bad signature, origin,
 	// size, body…): what would otherwise only show as "nothing arrives".

@@ -11,14 +11,20 @@ import {
 	CaptureLog,
 	captureLogKey,
 	decideSend,
+	DEFAULT_KEY_PREFIX,
 	namespacedPrefix,
 	readLeadRecord,
+	recordsWithLedgerFacts,
 	validateRuleSet,
+	type LeadRecord,
+	type LedgerLookup,
 	type MatchType,
+	type Platform,
 	type SendMode,
 	type SendPolicy,
 } from '../../shared';
 import { leadCapiRedisConnectionTest } from '../common/credentialTests';
+import { resolveStore } from '../common/dedupStores';
 import { getRedisClient, redisConfigFromCredentials } from '../common/redisClients';
 import { workflowIdOf } from '../common/workflowScope';
 import { ruleFilterOutputs, ruleFilterProperties, ruleFilterSubtitle } from './description';
@@ -80,10 +86,12 @@ export class LeadRuleFilter implements INodeType {
 		outputs: ruleFilterOutputs,
 		credentials: [
 			{
+				// The preview reads the capture log; the filter reads the stage ledger when Stage Facts
+				// says so. n8n shows a credential by one displayOptions rule (no "or"), so it is
+				// offered always and each operation that needs it says so when it is missing.
 				name: 'leadCapiRedisApi',
-				required: true,
+				required: false,
 				testedBy: 'leadCapiRedisConnectionTest',
-				displayOptions: { show: { operation: ['preview'] } },
 			},
 		],
 		properties: ruleFilterProperties,
@@ -102,8 +110,20 @@ export class LeadRuleFilter implements INodeType {
 		const recordField = ((this.getNodeParameter('options.recordField', 0, '') as string) ?? '').trim();
 		const send: INodeExecutionData[] = [];
 		const skip: INodeExecutionData[] = [];
+		const records = items.map((item) => readLeadRecord(item.json, recordField));
+		let facts: Array<{ record: LeadRecord | null; lookup?: LedgerLookup }>;
+		try {
+			facts = await stageFacts(this, policy, records);
+		} catch (error) {
+			const failure =
+				error instanceof NodeOperationError ? error : new NodeOperationError(this.getNode(), error as Error);
+			if (!this.continueOnFail()) throw failure;
+			// Fail closed: a stage rule is never decided on facts the ledger could not give.
+			const reason = failure.message;
+			return [[], items.map((item, i) => ({ json: { ...item.json, lead_filter: { send: false, reason } }, pairedItem: { item: i } }))];
+		}
 		items.forEach((item, i) => {
-			const record = readLeadRecord(item.json, recordField);
+			const { record, lookup } = facts[i];
 			if (!record) {
 				skip.push({
 					json: { ...item.json, lead_filter: { send: false, reason: 'input item is not a lead record' } },
@@ -127,6 +147,7 @@ export class LeadRuleFilter implements INodeType {
 						reason: decision.reason,
 						...(failed?.length ? { failed } : {}),
 						...(overBudget ? { over_budget: overBudget } : {}),
+						...(lookup ? { stage_ledger: lookup } : {}),
 					},
 				},
 				pairedItem: { item: i },
@@ -136,12 +157,69 @@ export class LeadRuleFilter implements INodeType {
 	}
 }
 
+/**
+ * The records as the rules see them. Stage Facts "From the Stage Ledger": each record's
+ * lead_created_at and previous_stage, where the record is silent, from the ledger of the chosen
+ * destination — one round trip for the batch (shared/rules/stage.ts). A lead the ledger does not
+ * know keeps its own fields (`lookup: unknown`). Otherwise the records as they are.
+ */
+async function stageFacts(
+	ctx: IExecuteFunctions,
+	policy: SendPolicy,
+	records: Array<LeadRecord | null>,
+): Promise<Array<{ record: LeadRecord | null; lookup?: LedgerLookup }>> {
+	if (policy.mode !== 'automatic_match' || ctx.getNodeParameter('stageFacts', 0, 'record') !== 'ledger') {
+		return records.map((record) => ({ record }));
+	}
+	const destination = String(ctx.getNodeParameter('ledgerDestination', 0, '') ?? '').trim();
+	if (!destination) {
+		throw new NodeOperationError(ctx.getNode(), "Enter the Ledger Destination ID: the destination of the sender whose stage ledger to read");
+	}
+	const { store, keyPrefix } = await withRedisCredential(ctx, 'read the stage ledger', () =>
+		resolveStore(ctx, 'redis'),
+	);
+	let prefix: string;
+	try {
+		prefix = namespacedPrefix(keyPrefix, ctx.getNodeParameter('ledgerClientKey', 0, '') as string);
+	} catch (error) {
+		throw new NodeOperationError(ctx.getNode(), (error as Error).message);
+	}
+	const scope = {
+		prefix: prefix || DEFAULT_KEY_PREFIX,
+		platform: ctx.getNodeParameter('ledgerPlatform', 0) as Platform,
+		destination,
+		hashTag: Boolean(store!.hashTagKeys),
+	};
+	try {
+		return await recordsWithLedgerFacts(records, scope, (keys) => store!.readLedger(keys));
+	} catch (error) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`the stage ledger could not be read from ${store!.description} (${(error as Error).message}): no lead is sent on stage facts it could not check`,
+		);
+	}
+}
+
+/** Reads the optional Redis credential; missing, the error says what it is needed for. */
+async function withRedisCredential<T>(ctx: IExecuteFunctions, purpose: string, read: () => Promise<T>): Promise<T> {
+	try {
+		return await read();
+	} catch (error) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Choose a Redis credential (the one your Lead Capi nodes use) to ${purpose}: ${(error as Error).message}`,
+		);
+	}
+}
+
 async function preview(ctx: IExecuteFunctions, policy: SendPolicy): Promise<IDataObject> {
 	const name = (ctx.getNodeParameter('captureLogName', 0) as string).trim();
 	if (!name) {
 		throw new NodeOperationError(ctx.getNode(), 'Enter the capture log name of the Lead Capture Trigger to preview');
 	}
-	const credentials = await ctx.getCredentials('leadCapiRedisApi');
+	const credentials = await withRedisCredential(ctx, 'read the capture log', () =>
+		ctx.getCredentials('leadCapiRedisApi'),
+	);
 	const { client, description } = getRedisClient(redisConfigFromCredentials(credentials));
 	let prefix: string;
 	try {

@@ -214,6 +214,63 @@ export const ruleFilterProperties: INodeProperties[] = [
 		displayOptions: { show: { operation: ['preview'] } },
 	},
 	{
+		displayName: 'Stage Facts',
+		name: 'stageFacts',
+		type: 'options',
+		options: [
+			{
+				name: 'From the Lead Record',
+				value: 'record',
+				description: "The record's own lead_created_at and previous_stage (map them from the CRM)",
+			},
+			{
+				name: 'From the Stage Ledger (Redis)',
+				value: 'ledger',
+				description:
+					"Where the record is silent, the lead's creation time and previous stage as the stage ledger of a sender's destination holds them (one Redis round trip per batch)",
+			},
+		],
+		default: 'record',
+		description:
+			'Where the stage conditions (days_since_lead_created, previous_stage) find what the record does not say',
+		displayOptions: { show: { operation: ['filter'], sendMode: ['automatic_match'] } },
+	},
+	{
+		displayName: 'Ledger Platform',
+		name: 'ledgerPlatform',
+		type: 'options',
+		options: [
+			{ name: 'Google Ads', value: 'google' },
+			{ name: 'Meta', value: 'meta' },
+			{ name: 'Microsoft Advertising', value: 'microsoft' },
+			{ name: 'Pinterest', value: 'pinterest' },
+			{ name: 'TikTok', value: 'tiktok' },
+		],
+		default: 'meta',
+		description: 'The platform of the sender whose stage ledger to read (each destination keeps its own)',
+		displayOptions: { show: { operation: ['filter'], sendMode: ['automatic_match'], stageFacts: ['ledger'] } },
+	},
+	{
+		displayName: 'Ledger Destination ID',
+		name: 'ledgerDestination',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 123456789012345',
+		description:
+			"The sender's destination: Meta dataset (pixel) ID, Google conversion action resource name, TikTok pixel code, Pinterest ad account ID, Microsoft UET tag ID",
+		displayOptions: { show: { operation: ['filter'], sendMode: ['automatic_match'], stageFacts: ['ledger'] } },
+	},
+	{
+		displayName: 'Ledger Client Key',
+		name: 'ledgerClientKey',
+		type: 'string',
+		default: '',
+		placeholder: 'acme',
+		description: "Agencies: the Client Key set in that sender's options, if any",
+		displayOptions: { show: { operation: ['filter'], sendMode: ['automatic_match'], stageFacts: ['ledger'] } },
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',

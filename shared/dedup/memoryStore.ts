@@ -120,6 +120,20 @@ export class MemoryDedupStore implements DedupStore {
 		});
 	}
 
+	async scanLedger(
+		start: string,
+		limit: number,
+	): Promise<{ entries: Array<{ key: string; fields: Record<string, string> }>; truncated: boolean }> {
+		const now = this.clock();
+		const entries: Array<{ key: string; fields: Record<string, string> }> = [];
+		for (const [key, held] of this.ledgers) {
+			if (held.expiresAt <= now || !key.startsWith(start)) continue;
+			if (entries.length === limit) return { entries, truncated: true };
+			entries.push({ key, fields: { ...held.fields } });
+		}
+		return { entries, truncated: false };
+	}
+
 	async recordStats(stats: StatsIncrements): Promise<void> {
 		const now = this.clock();
 		const bucket = this.stats.get(stats.key);

@@ -228,6 +228,43 @@ export class RedisDedupStore implements DedupStore {
 		return codes.map((code) => RENEWALS[code] ?? 'taken');
 	}
 
+	/**
+	 * Ledger hashes under `start`, at most `limit`: SCAN on every master (a cluster spreads the
+	 * destinations), then one pipeline of HGETALL per SCAN page. The glob characters of `start`
+	 * are escaped: a destination id is matched as written.
+	 */
+	async scanLedger(
+		start: string,
+		limit: number,
+	): Promise<{ entries: Array<{ key: string; fields: Record<string, string> }>; truncated: boolean }> {
+		const client = this.client;
+		const pattern = `${start.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
+		return this.guard(async () => {
+			const servers = isClusterClient(client) ? client.nodes('master') : [client];
+			const entries: Array<{ key: string; fields: Record<string, string> }> = [];
+			for (const server of servers) {
+				let cursor = '0';
+				do {
+					const [next, keys] = await server.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+					cursor = next;
+					const wanted = keys.slice(0, limit - entries.length);
+					if (wanted.length > 0) {
+						const pipeline = server.pipeline();
+						for (const key of wanted) pipeline.hgetall(key);
+						const replies = (await pipeline.exec()) ?? [];
+						replies.forEach(([error, fields], i) => {
+							const hash = (fields ?? {}) as Record<string, string>;
+							// A key moved by resharding meanwhile, or expired: not counted this time.
+							if (!error && Object.keys(hash).length > 0) entries.push({ key: wanted[i], fields: hash });
+						});
+					}
+					if (wanted.length < keys.length) return { entries, truncated: true };
+				} while (cursor !== '0');
+			}
+			return { entries, truncated: false };
+		});
+	}
+
 	/** The counters alone, through the settle script: one EVAL, like a settle. */
 	async recordStats(stats: StatsIncrements): Promise<void> {
 		await this.runSettle([], '', { commit: [], release: [], committedTtlMs: 0 }, stats);

@@ -93,6 +93,15 @@ export interface DedupStore {
 	renewClaims(token: string, keys: string[], claimTtlMs: number): Promise<RenewOutcome[]>;
 	/** The stage ledger hashes at `keys` (one round trip), null where a lead has none. */
 	readLedger(keys: string[]): Promise<Array<Record<string, string> | null>>;
+	/**
+	 * The stage ledger hashes whose keys start with `start` (a destination's ledger, or every
+	 * destination of a platform), at most `limit` of them, for the health report: SCAN, then
+	 * pipelines of HGETALL. `truncated` when more were there.
+	 */
+	scanLedger(
+		start: string,
+		limit: number,
+	): Promise<{ entries: Array<{ key: string; fields: Record<string, string> }>; truncated: boolean }>;
 	/** Writes counters when a dispatch had nothing to settle (one round trip). */
 	recordStats(stats: StatsIncrements): Promise<void>;
 	/** Per-destination counters of the last `hours` hours, for keys under `prefix`. */

@@ -1,6 +1,6 @@
 import { dedupKey } from '../dedup/types';
 import { deriveEventId, readRecordId } from '../events/eventId';
-import { resolveEventTime } from '../events/eventTime';
+import { parseTimeMs, resolveEventTime } from '../events/eventTime';
 import { ledgerKey, stageOf } from '../ledger';
 import type { Candidate, RunState } from './runState';
 import type { DispatchItem, ItemResult } from './types';
@@ -98,9 +98,12 @@ function eventIdOf(
 }
 
 /**
- * The event time within the platform's window, or undefined (skipped, with the reason). A
- * stage event (the record has a `stage`) is timed by `stage_at` and is never clamped: older
- * than the window it is `expired`, with the reason (docs/stages.md).
+ * The event time within the platform's window, or undefined (with the reason on the result). The
+ * one timing rule of every sender. A stage event — the record has a `stage`, or the adapter
+ * times every event of its config as one (Meta's Conversion Leads: `stageTimed`) — is timed by
+ * `stage_at` (else `occurred_at`) and is never rewritten: older than the window it is `expired`,
+ * with the reason; an unreadable `stage_at` fails (docs/stages.md). Other events follow the
+ * node's Event Window Policy.
  */
 function eventTimeOf(
 	run: RunState<unknown, unknown>,
@@ -108,22 +111,27 @@ function eventTimeOf(
 	result: ItemResult,
 ): number | undefined {
 	if (item.prebuilt) return (result.event_time = item.prebuilt.eventTime);
-	const stage = stageOf(item.record) !== undefined;
+	const stage = stageOf(item.record);
+	const stageTimed = stage !== undefined || run.adapter.stageTimed?.(run.config) === true;
 	const stageAt = item.record.stage_at;
-	const byStageAt = stage && stageAt !== undefined && stageAt !== '';
+	const byStageAt = stageTimed && stageAt !== undefined && stageAt !== null && stageAt !== '';
+	if (byStageAt && parseTimeMs(stageAt) === null) {
+		result.error = 'stage_at: not a valid time (ISO-8601 or epoch expected); the stage time is never guessed';
+		return undefined;
+	}
 	const time = resolveEventTime({
 		occurredAt: byStageAt ? stageAt : item.record.occurred_at,
 		window: run.adapter.eventTimeWindow,
-		policy: stage ? 'skip' : run.options.eventWindowPolicy,
+		policy: stageTimed ? 'skip' : run.options.eventWindowPolicy,
 		now: run.now,
 		field: byStageAt ? 'stage_at' : 'occurred_at',
-		neverClamp: stage,
+		neverClamp: stageTimed,
 	});
 	if (time.warnings.length) result.warnings.push(...time.warnings);
 	if (!time.ok) {
-		result.status = stage ? 'expired' : 'skipped';
-		result.error = stage
-			? `stage "${String(item.record.stage)}" expired: ${time.reason}`
+		result.status = stageTimed ? 'expired' : 'skipped';
+		result.error = stageTimed
+			? `${stage !== undefined ? 'stage' : 'event'} "${stage ?? item.eventName}" expired: ${time.reason}`
 			: time.reason;
 		return undefined;
 	}

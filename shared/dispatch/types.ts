@@ -137,6 +137,18 @@ export interface PlatformAdapter<Config, Payload> {
 	readonly maxBatchSize: number;
 	/** Oldest event the platform accepts, and what backs the figure (docs/platforms/<platform>.md). */
 	readonly eventTimeWindow: EventTimeWindow;
+	/**
+	 * The adapter adjusts conversions sent before (Google retractions and restatements): the stage
+	 * ledger records its events as sent but never as the lead's first event or creation
+	 * (docs/stages.md), so a later "From Stage Ledger" adjustment still finds the original.
+	 */
+	readonly adjusts?: boolean;
+	/**
+	 * Every event of this config is a stage event (Meta's Conversion Leads, Event Source CRM),
+	 * with or without a `stage` on the record: the plan times it by `stage_at` and never rewrites
+	 * the time — outside the window it is `expired` (shared/dispatch/plan.ts, the one timing rule).
+	 */
+	stageTimed?(config: Config): boolean;
 	/** The pixel / dataset / ad account / tag / conversion action events go to. */
 	destinationId(config: Config): string;
 	/**

@@ -34,7 +34,13 @@ export function stageOf(record: LeadRecord): string | undefined {
 	return text === '' ? undefined : text;
 }
 
-/** What one sent event adds to its lead's ledger (no personal data: ids, names, times). */
+/**
+ * What one sent event adds to its lead's ledger (no personal data: ids, names, times). An
+ * adjustment (`adjustment: true`: a Google retraction or restatement) is recorded as sent, but
+ * is never the lead's first event, and its time is never the lead's creation: for a lead the
+ * ledger does not know, only an explicit `lead_created_at` is kept, so a later adjustment
+ * "From Stage Ledger" never builds its order id from an adjustment.
+ */
 export function ledgerWriteFor(input: {
 	key: string;
 	gateKey: string;
@@ -43,15 +49,22 @@ export function ledgerWriteFor(input: {
 	eventName: string;
 	eventId: string;
 	eventTime: number;
+	adjustment?: boolean;
+	/** When the event was sent (unix s): `sent` holds the lead's last upload, for the health report. */
+	sentAt?: number;
+	/** A Meta Conversion Leads (CRM) event: the lead is marked `src: crm` for the health report. */
+	crm?: boolean;
 }): LedgerWrite {
 	const { record, eventName, eventId, eventTime } = input;
 	const createdMs = parseTimeMs(record.lead_created_at);
-	const setIfAbsent: Record<string, string> = {
-		created: String(createdMs !== null ? Math.floor(createdMs / 1000) : eventTime),
-		first_event: eventName,
-		first_event_id: eventId,
-		first_time: String(eventTime),
-	};
+	const setIfAbsent: Record<string, string> = {};
+	if (createdMs !== null) setIfAbsent.created = String(Math.floor(createdMs / 1000));
+	else if (!input.adjustment) setIfAbsent.created = String(eventTime);
+	if (!input.adjustment) {
+		setIfAbsent.first_event = eventName;
+		setIfAbsent.first_event_id = eventId;
+		setIfAbsent.first_time = String(eventTime);
+	}
 	const click = (record.click ?? {}) as Record<string, unknown>;
 	for (const field of ID_FIELDS) {
 		const value = click[field];
@@ -63,11 +76,8 @@ export function ledgerWriteFor(input: {
 	if (typeof leadId === 'string' || typeof leadId === 'number') {
 		setIfAbsent['id:lead_id'] = String(leadId);
 	}
-	return {
-		key: input.key,
-		gateKey: input.gateKey,
-		ttlMs: input.ttlMs,
-		set: { [`stage:${eventName}`]: String(eventTime) },
-		setIfAbsent,
-	};
+	if (input.crm) setIfAbsent.src = 'crm';
+	const set: Record<string, string> = { [`stage:${eventName}`]: String(eventTime) };
+	if (input.sentAt !== undefined) set.sent = String(input.sentAt);
+	return { key: input.key, gateKey: input.gateKey, ttlMs: input.ttlMs, set, setIfAbsent };
 }

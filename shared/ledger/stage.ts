@@ -69,6 +69,9 @@ export function ledgerWrites(
 				eventName: c.item.eventName,
 				eventId: c.eventId,
 				eventTime: c.eventTime,
+				adjustment: run.adapter.adjusts === true,
+				sentAt: Math.floor(run.clock() / 1000),
+				crm: run.adapter.stageTimed?.(run.config) === true,
 			}),
 		);
 	}

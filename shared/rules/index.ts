@@ -125,4 +125,11 @@ export {
 	MIN_REGEX_INPUT,
 	VALUE_UNITS,
 } from './budget';
-export { DAYS_SINCE_LEAD_CREATED, daysSinceLeadCreated, withLedgerFacts } from './stage';
+export {
+	DAYS_SINCE_LEAD_CREATED,
+	daysSinceLeadCreated,
+	recordsWithLedgerFacts,
+	withLedgerFacts,
+	type LedgerLookup,
+	type LedgerScope,
+} from './stage';

@@ -1,5 +1,9 @@
+import { readRecordId } from '../events/eventId';
 import { parseTimeMs } from '../events/eventTime';
+import { parseLedger } from '../ledger/entry';
+import { ledgerKey } from '../ledger/keys';
 import type { LedgerEntry } from '../ledger/types';
+import type { Platform } from '../types';
 
 /**
  * Stage conditions (docs/stages.md) read the record through the one rule path: `stage` and
@@ -37,4 +41,46 @@ export function withLedgerFacts<R extends object>(record: R, entry: LedgerEntry 
 		if (earlier.length > 0) out.previous_stage = earlier[0][0];
 	}
 	return out as R;
+}
+
+/** Where a lead's stage ledger is: the ledger of one destination, as its sender keeps it. */
+export interface LedgerScope {
+	/** The key prefix with the Client Key already applied (namespacedPrefix). */
+	prefix: string;
+	platform: Platform;
+	/** The sender's destination id: pixel / dataset, ad account, conversion action… */
+	destination: string;
+	hashTag?: boolean;
+}
+
+/** What the ledger said of one record: `found`, `unknown` (no entry), `no_record_id`. */
+export type LedgerLookup = 'found' | 'unknown' | 'no_record_id';
+
+/**
+ * The records with their stage ledger facts (withLedgerFacts), read in ONE round trip for the
+ * whole batch (`read`: the store's readLedger, a pipeline of HGETALL). A record without a
+ * record id, or one the ledger does not know, stays as it is: its stage conditions see only
+ * its own fields. Errors of `read` propagate: the caller decides (the filter fails closed).
+ */
+export async function recordsWithLedgerFacts<R extends object>(
+	records: ReadonlyArray<R | null>,
+	scope: LedgerScope,
+	read: (keys: string[]) => Promise<Array<Record<string, string> | null>>,
+): Promise<Array<{ record: R | null; lookup: LedgerLookup }>> {
+	const keyed = records.map((record) => {
+		const id = record ? readRecordId((record as { record_id?: unknown }).record_id) : null;
+		return id
+			? ledgerKey(scope.prefix, scope.platform, scope.destination, id, { hashTag: scope.hashTag })
+			: undefined;
+	});
+	const keys = keyed.filter((k): k is string => k !== undefined);
+	const hashes = keys.length > 0 ? await read(keys) : [];
+	let next = 0;
+	return records.map((record, i) => {
+		if (!record || keyed[i] === undefined) return { record, lookup: 'no_record_id' as const };
+		const entry = parseLedger(hashes[next++]);
+		return entry
+			? { record: withLedgerFacts(record, entry), lookup: 'found' as const }
+			: { record, lookup: 'unknown' as const };
+	});
 }

@@ -1,2 +1,3 @@
 export * from './stats';
 export * from './refusals';
+export * from './conversionLeads';

@@ -1,3 +1,4 @@
+import type { ConversionLeadsHealth } from './conversionLeads';
 import type { Platform } from '../types';
 
 /**
@@ -89,6 +90,8 @@ export interface DestinationStats {
 	 * until one is read). Ids and counts only.
 	 */
 	requests?: ReportedRequest[];
+	/** Meta datasets with Conversion Leads (CRM) events: Meta's checklist against the ledger. */
+	conversion_leads?: ConversionLeadsHealth;
 }
 
 export interface ReportedRequest {

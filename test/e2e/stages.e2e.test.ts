@@ -183,6 +183,52 @@ describe("a lead's stages in a real n8n: Meta events and Google adjustments from
 		expect(new Set(meta.received.map((r: { event: { event_id: string } }) => r.event.event_id)).size).toBe(8);
 	});
 
+	it('Lead Rule Filter, Stage Facts from the stage ledger: "Qualified within 28 days" passes a 10-day-old lead, drops a 40-day-old one known only to the ledger', async () => {
+		const first = (id: string, createdDaysAgo: number) => ({
+			...at(id, 'Lead', 2),
+			lead_created_at: hoursAgo(createdDaysAgo * 24),
+		});
+		instance.importWorkflow(workflow('e2eStageFilter01', [first('f-10', 10), first('f-40', 40)], metaNode()));
+		expect((await run('e2eStageFilter01', 'Meta')).map((j) => j.status)).toEqual(['sent', 'sent']);
+		const filter = node(
+			'Filter',
+			`${PKG}.leadRuleFilter`,
+			1,
+			[600, 0],
+			{
+				operation: 'filter',
+				sendMode: 'automatic_match',
+				rulesApplyTo: 'all',
+				combinator: 'and',
+				rules: {
+					condition: [
+						{ field: 'stage', matchType: 'equals', pattern: 'qualified' },
+						{ field: 'days_since_lead_created', matchType: 'less_than', pattern: '28' },
+					],
+				},
+				stageFacts: 'ledger',
+				ledgerPlatform: 'meta',
+				ledgerDestination: PIXEL,
+			},
+			{ credentials: { leadCapiRedisApi: credentials.redis } },
+		);
+		// The CRM's later stage says only the stage: no creation time, no previous stage.
+		const later = ['f-10', 'f-40', 'f-unknown'].map((id) => ({ record_id: id, stage: 'Qualified', stage_at: hoursAgo(1) }));
+		instance.importWorkflow(workflow('e2eStageFilter02', later, filter));
+		const result = await instance.execute('e2eStageFilter02');
+		expect(result.status).toBe('success');
+		expect(result.outputs.Filter).toBe(2);
+		expect(result.nodes.Filter.map((j) => j.record_id)).toEqual(['f-10']);
+		const runData = (result.raw as {
+			data: { resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>> } };
+		}).data.resultData.runData;
+		const skipped = runData.Filter[0].data.main[1].map((item) => item.json);
+		expect(skipped.map((j) => [j.record_id, (j.lead_filter as { stage_ledger: string }).stage_ledger])).toEqual([
+			['f-40', 'found'],
+			['f-unknown', 'unknown'],
+		]);
+	});
+
 	it('Google: the lead conversion, then From Lead Stage with the original from the stage ledger: one restatement, one retraction, across re-runs', async () => {
 		const leads = [at('g-won', 'Lead', 50), at('g-lost', 'Lead', 50)].map((r) => {
 			const { stage: _s, stage_at: _t, ...lead } = r;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import axios from 'axios';
-import type { HttpExecutor } from '../../shared';
+import { ledgerKey, NO_ORIGINAL_IN_LEDGER, originalFromLedger, type HttpExecutor } from '../../shared';
 import {
 	adjustmentEventName,
 	googleAdapter,
@@ -251,6 +251,49 @@ describe('Google Ads API conversion adjustments through dispatch, against the lo
 		expect(uploads()[0]).toMatchObject({ validateOnly: true });
 		expect(standIn.adjustments).toHaveLength(0);
 		expect((await adjust('restatement')(items('restatement', [won])))[0].status).toBe('sent');
+	});
+
+	it('an adjustment for a lead the ledger does not know writes no first event: a later "From Stage Ledger" adjustment is skipped, never sent with an adjustment\'s order id', async () => {
+		const withLedger = { ledger: {} };
+		// deal-21's conversion reached Google before the ledger was kept (another tool, or the ledger off).
+		standIn.seedConversions([
+			{ conversionAction: ACTION, orderId: orderIdOf('deal-21'), conversionDateTime: '2026-11-01 10:00:00-05:00' },
+		]);
+		const won = crmLead(21, { value: { amount: 900, currency: 'USD' } });
+		const restated = await h.runner(googleAdjustmentAdapter('restatement', 'lead'), config, transport)(
+			items('restatement', [won]),
+			withLedger,
+		);
+		expect(restated[0].status).toBe('sent');
+		const hash = await h.admin.hgetall(ledgerKey(h.prefix, 'google', ACTION, 'deal-21'));
+		// Recorded as sent (the stage field), but neither the lead's first event nor its creation.
+		expect(Object.keys(hash).filter((f) => f.startsWith('stage:'))).toEqual([
+			'stage:restatement:lead:900:USD',
+		]);
+		expect(Object.keys(hash).filter((f) => f.startsWith('first_') || f === 'created')).toEqual([]);
+
+		const fromLedger = originalFromLedger((original) => googleAdjustmentAdapter('retraction', original));
+		const retracted = await h.runner(fromLedger, config, transport)(
+			items('retraction', [crmLead(21)]).map((i) => ({ ...i, eventName: 'retraction:ledger' })),
+			withLedger,
+		);
+		expect(retracted[0]).toMatchObject({ status: 'skipped', error: NO_ORIGINAL_IN_LEDGER });
+		expect(standIn.adjustments).toHaveLength(1);
+
+		// The lead's own conversion sent afterwards becomes its first event, and the ledger-based
+		// retraction then adjusts that one: the order id of "lead".
+		await send([{ record: crmLead(21), eventName: 'lead' }], withLedger);
+		const after = await h.admin.hgetall(ledgerKey(h.prefix, 'google', ACTION, 'deal-21'));
+		expect(after).toMatchObject({ first_event: 'lead', first_event_id: orderIdOf('deal-21') });
+		const again = await h.runner(fromLedger, config, transport)(
+			items('retraction', [crmLead(21)]).map((i) => ({ ...i, eventName: 'retraction:ledger' })),
+			withLedger,
+		);
+		expect(again[0].status).toBe('sent');
+		expect(standIn.adjustments[1].adjustment).toMatchObject({
+			orderId: orderIdOf('deal-21'),
+			adjustmentType: 'RETRACTION',
+		});
 	});
 });
 

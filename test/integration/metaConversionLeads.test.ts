@@ -93,6 +93,59 @@ describe("Meta Conversion Leads: a lead from Meta's instant forms and its CRM st
 		expect(standIn.received).toHaveLength(3);
 	});
 
+	describe('one timing rule: the dispatch plan times every CRM event (stage_at, never backdated)', () => {
+		const DAY_MS = 86_400_000;
+		const lead = (id: string, extra: Partial<LeadRecord>): DispatchItem => ({
+			record: { record_id: id, attributes: { meta_lead_id: LEAD_ID }, ...extra },
+			eventName: String(extra.stage ?? 'Lead'),
+		});
+
+		it('a stage older than 7 days comes out expired with the reason, and nothing is sent for it', async () => {
+			const [r] = await run([lead('old-stage', { stage: 'Qualified', stage_at: new Date(Date.now() - 8 * DAY_MS).toISOString() })]);
+			expect(r.status).toBe('expired');
+			expect(r.error).toMatch(
+				/^stage "Qualified" expired: stage_at is 8\.0 days old, outside Meta's 7-day window: not sent \(the event time is never rewritten\)$/,
+			);
+			expect(standIn.received).toHaveLength(0);
+		});
+
+		it('a CRM event without a stage is timed the same way: expired, never clamped, whatever the Event Window Policy', async () => {
+			const [r] = await run(
+				[lead('old-lead', { occurred_at: new Date(Date.now() - 9 * DAY_MS).toISOString() })],
+				{ eventWindowPolicy: 'clamp' },
+			);
+			expect(r).toMatchObject({ status: 'expired' });
+			expect(r.error).toMatch(/^event "Lead" expired: occurred_at is 9\.0 days old/);
+			expect(r.warnings.join(' ')).not.toMatch(/clamped/);
+			expect(standIn.received).toHaveLength(0);
+		});
+
+		it('stage_at wins over occurred_at (the lead creation) and is sent as it is', async () => {
+			const stageAt = Math.floor((Date.now() - 2 * DAY_MS) / 1000);
+			const [r] = await run([
+				lead('staged', {
+					stage: 'Booked',
+					occurred_at: new Date(Date.now() - 20 * DAY_MS).toISOString(),
+					stage_at: stageAt,
+				}),
+			]);
+			expect(r.status).toBe('sent');
+			expect(r.warnings.join(' ')).not.toMatch(/clamp/);
+			expect(standIn.received.map((x: { event: { event_time: number } }) => x.event.event_time)).toEqual([
+				stageAt,
+			]);
+		});
+
+		it('an unreadable stage_at fails on its own rather than guessing a time', async () => {
+			const [bad, good] = await run([
+				lead('bad-time', { stage: 'Won', stage_at: 'last tuesday' }),
+				lead('good-time', { stage: 'Won', stage_at: new Date().toISOString() }),
+			]);
+			expect(bad).toMatchObject({ status: 'failed', error: expect.stringMatching(/^stage_at: not a valid time/) });
+			expect(good.status).toBe('sent');
+		});
+	});
+
 	it('the stand-in refuses what Meta refuses: a CRM event without lead_event_source or with a wrong action source', async () => {
 		const send = (event: Record<string, unknown>) =>
 			fetch(`${standIn.url}/v26.0/${PIXEL}/events`, {

@@ -77,7 +77,7 @@ describe('stage ledger: a lead’s stages through dispatch, a loopback Meta and 
 		const key = ledgerKey(h.prefix, 'meta', PIXEL, 'deal-2');
 		const hash = await h.admin.hgetall(key);
 		expect(Object.keys(hash).sort()).toEqual(
-			['created', 'first_event', 'first_event_id', 'first_time', 'id:gclid', 'stage:Lead', 'stage:Qualified'].sort(),
+			['created', 'first_event', 'first_event_id', 'first_time', 'id:gclid', 'sent', 'stage:Lead', 'stage:Qualified'].sort(),
 		);
 		expect(hash.first_event).toBe('Lead');
 		expect(hash['id:gclid']).toBe('Cj0KCQ-test-gclid');
@@ -140,5 +140,22 @@ describe('stage ledger: a lead’s stages through dispatch, a loopback Meta and 
 		expect(won.warnings.join(' ')).toMatch(/skips "qualified", "booked"/);
 		const [hash] = await store.readLedger([ledgerKey(h.prefix, 'meta', PIXEL, 'deal-7')]);
 		expect(hash).toMatchObject({ first_event: 'Lead', 'stage:Won': expect.any(String) });
+	});
+
+	it.each([
+		['Redis', () => h.store()],
+		['in-memory', () => new MemoryDedupStore()],
+	])("scanLedger (%s): a destination's ledger hashes, at most the limit, and says when it stopped", async (_label, make) => {
+		const store = make();
+		await run([1, 2, 3].map((i) => item(crmLead(40 + i), 'Lead')), withLedger, store);
+		const start = `${h.prefix}:ledger:meta:${PIXEL}:`;
+		const all = await store.scanLedger(start, 10);
+		expect(all.truncated).toBe(false);
+		expect(all.entries).toHaveLength(3);
+		expect(all.entries.every((e) => e.key.startsWith(start) && e.fields.first_event === 'Lead')).toBe(true);
+		const two = await store.scanLedger(start, 2);
+		expect(two).toMatchObject({ truncated: true });
+		expect(two.entries).toHaveLength(2);
+		expect((await store.scanLedger(`${h.prefix}:ledger:meta:other:`, 10)).entries).toEqual([]);
 	});
 });

@@ -192,4 +192,65 @@ describe('Identity Normalizer node: Health Report reads what a sender counted in
 		// A single business reporting from a separate workflow chooses every unkeyed destination.
 		expect(await report('wf-scheduled-report', '', 'all')).toEqual(['PIXEL_A', 'PIXEL_B']);
 	});
+
+	it("Meta Conversion Leads: the CRM dataset's item carries Meta's checklist from the ledger, each check pass or fail; a website dataset none", async () => {
+		const now = Date.now();
+		const iso = (hoursAgo: number) => new Date(now - hoursAgo * 3_600_000).toISOString();
+		// Ten leads from Meta's instant forms (two without Meta's lead id), two of them qualified.
+		const leads = Array.from({ length: 10 }, (_, i) => ({
+			record_id: `cl-${i}`,
+			stage: 'Lead',
+			stage_at: iso(3),
+			lead_created_at: iso(5 * 24),
+			...(i < 8 ? { attributes: { meta_lead_id: `1234567890123${String(i).padStart(2, '0')}` } } : {}),
+			contact: { email: `cl.${i}@example.com` },
+		}));
+		const qualified = leads.slice(0, 2).map((l) => ({ ...l, stage: 'Qualified', stage_at: iso(1) }));
+		const crm = (items: IDataObject[]) =>
+			runExecute(new MetaConversions(), items, {
+				params: { event: 'fromStage', eventSource: 'crm', leadEventSource: 'HubSpot' },
+				credentials: {
+					leadCapiMetaApi: { pixelId: 'CRM_PIXEL', accessToken: token, baseUrl: meta.url },
+					leadCapiRedisApi: redis.credential(),
+				},
+			});
+		expect((await crm(leads)).outputs[0].every((i) => i.json.status === 'sent')).toBe(true);
+		expect((await crm(qualified)).outputs[0].map((i) => i.json.status)).toEqual(['sent', 'sent']);
+		await runExecute(new MetaConversions(), [lead(0)], {
+			credentials: {
+				leadCapiMetaApi: { pixelId: 'WEB_PIXEL', accessToken: token, baseUrl: meta.url },
+				leadCapiRedisApi: redis.credential(),
+			},
+		});
+
+		const { outputs } = await runExecute(node, [{}], {
+			params: { operation: 'report', platforms: ['meta'] },
+			credentials: { leadCapiRedisApi: redis.credential() },
+		});
+		const byPixel = Object.fromEntries(outputs[0].map((i) => [i.json.destination, i.json]));
+		expect(byPixel.WEB_PIXEL.conversion_leads).toBeUndefined();
+		const health = byPixel.CRM_PIXEL.conversion_leads as {
+			leads: number;
+			initial_stage: string;
+			stages: Record<string, { leads: number; share: number }>;
+			pass: boolean;
+			checks: Array<{ check: string; pass: boolean; value: unknown; basis: string }>;
+		};
+		expect(health).toMatchObject({ leads: 10, initial_stage: 'lead', pass: false });
+		expect(health.stages.qualified).toMatchObject({ leads: 2, share: 0.2 });
+		const checks = Object.fromEntries(health.checks.map((c) => [c.check, [c.pass, c.value]]));
+		expect(checks).toEqual({
+			stages_seen: [true, 2],
+			days_of_data: [false, expect.any(Number)],
+			upload_frequency: [true, expect.any(Number)],
+			leads_with_events: [true, 2],
+			lead_id_coverage: [false, 0.8],
+			stage_within_28_days: [true, 1],
+			conversion_rate: [true, 1],
+		});
+		expect(checks.days_of_data[1]).toBeLessThan(7);
+		expect(checks.upload_frequency[1]).toBeLessThanOrEqual(1);
+		// Counts and names only: no lead id, record id or email in the report.
+		expect(JSON.stringify(outputs[0])).not.toMatch(/12345678901230|cl-\d|example\.com/);
+	});
 });

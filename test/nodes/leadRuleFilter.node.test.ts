@@ -1,11 +1,20 @@
-import { NodeOperationError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type INodeExecutionData,
+	type INodeParameters,
+} from 'n8n-workflow';
 import { LeadRuleFilter } from '../../nodes/LeadRuleFilter/LeadRuleFilter.node';
+import { MetaConversions } from '../../nodes/MetaConversions/MetaConversions.node';
+import { getRedisClient, redisConfigFromCredentials } from '../../nodes/common/redisClients';
 import { CaptureLog, captureLogKey, MAX_CONDITIONS, namespacedPrefix } from '../../shared';
 import type { LeadRecord } from '../../shared/types';
 import { webLead } from '../support/leads';
 import { testRedis } from '../support/redisClient';
 import { executeError, runExecute, type NodeSetup } from './support/context';
 import { nodeRedis } from './support/redis';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startMetaStandIn } = require('../standins/meta.js');
 
 const node = new LeadRuleFilter();
 const ids = (items: INodeExecutionData[]) =>
@@ -265,5 +274,136 @@ describe('Lead Rule Filter node: Preview on Last 7 Days reads the capture log in
 		const { error } = await executeError(node, [{}], setup({ captureLogName: '  ' }));
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toMatch(/capture log name/i);
+	});
+});
+
+describe('Lead Rule Filter node: stage facts from the stage ledger (real Redis, ledger written by the real Meta sender)', () => {
+	const redis = nodeRedis('filter-ledger');
+	const TOKEN = 'EAAG-filter-ledger-token-0123456789';
+	const PIXEL = '1234567890';
+	const DAY_MS = 86_400_000;
+	let standIn: { url: string; received: unknown[]; reset(): void; close(): Promise<void> };
+	beforeAll(async () => {
+		standIn = await startMetaStandIn({ accessToken: TOKEN });
+	});
+	afterAll(() => standIn.close());
+
+	/** The lead's first stage, sent by Meta Conversions (CRM): its creation goes to the ledger. */
+	const sendLeadStage = (records: IDataObject[], clientKey = '') =>
+		runExecute(new MetaConversions(), records, {
+			params: {
+				event: 'fromStage',
+				eventSource: 'crm',
+				leadEventSource: 'HubSpot',
+				options: clientKey ? { clientKey } : {},
+			},
+			credentials: {
+				leadCapiMetaApi: { pixelId: PIXEL, accessToken: TOKEN, baseUrl: standIn.url },
+				leadCapiRedisApi: redis.credential(),
+			},
+		});
+	const firstStage = (id: string, createdDaysAgo: number): IDataObject => ({
+		record_id: id,
+		stage: 'Lead',
+		stage_at: new Date(Date.now() - 3_600_000).toISOString(),
+		lead_created_at: new Date(Date.now() - createdDaysAgo * DAY_MS).toISOString(),
+		attributes: { meta_lead_id: `12345678901234${id.length}` },
+	});
+	/** The CRM's later stage: no lead_created_at, no previous stage — only what HubSpot says. */
+	const qualified = (id: string): IDataObject => ({
+		record_id: id,
+		stage: 'Qualified',
+		stage_at: new Date().toISOString(),
+	});
+	const within28Days = (extra: INodeParameters = {}): INodeParameters => ({
+		sendMode: 'automatic_match',
+		rulesApplyTo: 'all',
+		rules: {
+			condition: [
+				{ field: 'stage', matchType: 'equals', pattern: 'qualified' },
+				{ field: 'days_since_lead_created', matchType: 'less_than', pattern: '28' },
+			],
+		},
+		stageFacts: 'ledger',
+		ledgerPlatform: 'meta',
+		ledgerDestination: PIXEL,
+		...extra,
+	});
+	const filterRun = (items: IDataObject[], params: INodeParameters) =>
+		runExecute(node, items, { params, credentials: { leadCapiRedisApi: redis.credential() } });
+
+	it('"send Qualified only within 28 days of the lead": a 10-day-old lead passes, a 40-day-old one whose creation is only in the ledger is dropped', async () => {
+		const sent = await sendLeadStage([firstStage('deal-10', 10), firstStage('deal-40', 40)]);
+		expect(sent.outputs[0].map((i) => i.json.status)).toEqual(['sent', 'sent']);
+
+		const items = [qualified('deal-10'), qualified('deal-40'), qualified('deal-unknown')];
+		const { outputs } = await filterRun(items, within28Days());
+		expect(ids(outputs[0])).toEqual(['deal-10']);
+		// Send passes the item on untouched: the ledger's facts decide, they are not added.
+		expect(outputs[0][0].json).toEqual(items[0]);
+		expect(pairs(outputs[0])).toEqual([{ item: 0 }]);
+		expect(ids(outputs[1])).toEqual(['deal-40', 'deal-unknown']);
+		expect(pairs(outputs[1])).toEqual([{ item: 1 }, { item: 2 }]);
+		expect(filterOf(outputs[1][0])).toMatchObject({
+			reason: expect.stringMatching(/days_since_lead_created is less than 28: no \(value is 40(\.\d+)?\)$/),
+			stage_ledger: 'found',
+		});
+		// A lead the ledger does not know keeps its own fields: here no creation time, so the rule fails.
+		expect(filterOf(outputs[1][1])).toMatchObject({
+			reason: expect.stringMatching(/days_since_lead_created .*field is missing/),
+			stage_ledger: 'unknown',
+		});
+
+		// Without the ledger (the default Stage Facts): the record alone knows no creation time.
+		const alone = await filterRun(items, within28Days({ stageFacts: 'record' }));
+		expect(ids(alone.outputs[0])).toEqual([]);
+		// The record's own lead_created_at wins over the ledger's.
+		const own = await filterRun(
+			[{ ...qualified('deal-40'), lead_created_at: new Date(Date.now() - 2 * DAY_MS).toISOString() }],
+			within28Days(),
+		);
+		expect(ids(own.outputs[0])).toEqual(['deal-40']);
+	});
+
+	it('previous stage from the ledger; a Client Key reads only that client\'s ledger', async () => {
+		await sendLeadStage([firstStage('deal-7', 7)], 'acme');
+		const afterLead = (extra: INodeParameters) =>
+			within28Days({
+				rules: { condition: [{ field: 'previous_stage', matchType: 'equals', pattern: 'lead' }] },
+				...extra,
+			});
+		const acme = await filterRun([qualified('deal-7')], afterLead({ ledgerClientKey: 'acme' }));
+		expect(ids(acme.outputs[0])).toEqual(['deal-7']);
+		const unkeyed = await filterRun([qualified('deal-7')], afterLead({}));
+		expect(ids(unkeyed.outputs[0])).toEqual([]);
+		expect(filterOf(unkeyed.outputs[1][0]).stage_ledger).toBe('unknown');
+	});
+
+	it('without a Redis credential or a destination, Stage Facts from the ledger is a NodeOperationError saying what to choose', async () => {
+		const noCredential = await executeError(node, [qualified('deal-10')], { params: within28Days() });
+		expect(noCredential.error).toBeInstanceOf(NodeOperationError);
+		expect(noCredential.error.message).toMatch(/^Choose a Redis credential .* to read the stage ledger/);
+		const noDestination = await executeError(node, [qualified('deal-10')], {
+			params: within28Days({ ledgerDestination: ' ' }),
+			credentials: { leadCapiRedisApi: redis.credential() },
+		});
+		expect(noDestination.error.message).toMatch(/^Enter the Ledger Destination ID/);
+	});
+
+	it('an unreachable Redis fails the node; with On Error continue every item goes to Skip (never sent on unchecked facts)', async () => {
+		const dead = { connection: 'url', url: 'redis://127.0.0.1:1', keyPrefix: redis.prefix };
+		const setup = (onError?: NodeSetup['onError']): NodeSetup => ({
+			params: within28Days(),
+			credentials: { leadCapiRedisApi: dead },
+			...(onError ? { onError } : {}),
+		});
+		const { error } = await executeError(node, [qualified('deal-10')], setup());
+		expect(error.message).toMatch(/^the stage ledger could not be read/);
+		const { outputs } = await runExecute(node, [qualified('deal-10'), qualified('deal-11')], setup('continueRegularOutput'));
+		expect(outputs[0]).toEqual([]);
+		expect(pairs(outputs[1])).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(filterOf(outputs[1][0]).reason).toMatch(/^the stage ledger could not be read/);
+		// The pooled connection to the dead address would keep reconnecting after the test.
+		getRedisClient(redisConfigFromCredentials(dead)).client.disconnect();
 	});
 });

@@ -197,6 +197,7 @@ export function googleAdjustmentAdapter(
 		eventNameByState: GOOGLE_EVENT_BY_STATE,
 		maxBatchSize: GOOGLE_MAX_CONVERSIONS_PER_REQUEST,
 		eventTimeWindow: GOOGLE_ADJUSTMENT_TIME_WINDOW,
+		adjusts: true,
 		destinationId: (config) => config.conversionAction,
 		userData: googleUserData,
 		buildEvent: (context, config) =>

@@ -41,6 +41,7 @@ export function dataManagerRestatementAdapter(
 	return {
 		...base,
 		eventTimeWindow: GOOGLE_ADJUSTMENT_TIME_WINDOW,
+		adjusts: true,
 		buildEvent(context, config) {
 			const nowMs = now();
 			const value = context.event.value;

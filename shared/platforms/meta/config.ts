@@ -24,6 +24,4 @@ export interface MetaConfig {
 	eventSource?: 'server' | 'crm';
 	/** CRM events: the CRM's name, sent as custom_data.lead_event_source. */
 	leadEventSource?: string;
-	/** CRM events: the clock the 7-day window is judged by (epoch ms); injectable for tests. */
-	clock?: () => number;
 }

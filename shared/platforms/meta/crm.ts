@@ -1,11 +1,9 @@
 import type { BuildContext, BuildOutcome } from '../../dispatch/types';
 import { consentDeniedSkip } from '../../events/context';
-import { parseTimeMs } from '../../events/eventTime';
 import type { LeadRecord } from '../../types';
 import type { MetaConfig } from './config';
 import {
 	META_CRM_EVENT_SOURCE,
-	META_EVENT_WINDOW_SECONDS,
 	META_LEAD_ID_ATTRIBUTE,
 	META_LEAD_ID_PATTERN,
 } from './constants';
@@ -16,6 +14,8 @@ import { metaUserData, type MetaServerEvent } from './payload';
  * (docs/platforms/meta-conversion-leads.md): the CRM stage as event_name, action_source
  * system_generated, custom_data.event_source = crm and lead_event_source = the CRM's name,
  * user_data.lead_id (Meta's 15–17 digit lead id) first, hashed email / phone as the fallback.
+ * Its event time is the dispatch's (shared/dispatch/plan.ts): `stage_at`, never rewritten, an
+ * over-age event `expired` there — the adapter's `stageTimed` says every CRM event is timed so.
  */
 
 /** Customer information that matches a CRM event without a lead id, in Meta's priority order. */
@@ -48,41 +48,6 @@ export function readStageName(record: LeadRecord): string | undefined {
 	if (typeof raw !== 'string') return undefined;
 	const text = raw.trim();
 	return text === '' ? undefined : text;
-}
-
-/**
- * The event time of a CRM event: the stage time (`stage_at`), else the time the dispatcher
- * resolved from `occurred_at`. Never rewritten: a time outside Meta's 7-day window is `expired`
- * (not sent) instead of being moved into it, as Meta asks not to backdate or forward-date.
- */
-export function crmEventTime(
-	record: LeadRecord,
-	resolved: number,
-	nowMs: number,
-): { ok: true; seconds: number; warnings: string[] } | { ok: false; reason: string } {
-	const stageAt = record.stage_at;
-	const occurredMs = parseTimeMs(record.occurred_at);
-	const givenMs = stageAt !== undefined && stageAt !== '' ? parseTimeMs(stageAt) : occurredMs;
-	if (stageAt !== undefined && stageAt !== '' && givenMs === null) {
-		return { ok: false, reason: 'stage_at: not a valid time (ISO-8601 or epoch expected)' };
-	}
-	if (givenMs === null) return { ok: true, seconds: resolved, warnings: [] };
-	const seconds = Math.floor(givenMs / 1000);
-	const nowSeconds = Math.floor(nowMs / 1000);
-	const age = nowSeconds - seconds;
-	if (age > META_EVENT_WINDOW_SECONDS) {
-		const days = (age / 86400).toFixed(1);
-		return {
-			ok: false,
-			reason: `expired: the stage happened ${days} days ago; Meta takes CRM events up to 7 days old and the time is never rewritten`,
-		};
-	}
-	const warnings: string[] = [];
-	if (seconds > nowSeconds) {
-		warnings.push('stage time in the future: sent as the current time');
-		return { ok: true, seconds: nowSeconds, warnings };
-	}
-	return { ok: true, seconds, warnings };
 }
 
 function refuse(
@@ -126,17 +91,6 @@ export function buildMetaCrmEvent(
 			warnings,
 		);
 	}
-	const time = crmEventTime(record, context.eventTime, (config.clock ?? Date.now)());
-	if (!time.ok) {
-		return refuse(
-			time.reason.startsWith('expired') ? 'skipped' : 'failed',
-			time.reason,
-			keys,
-			warnings,
-		);
-	}
-	warnings.push(...time.warnings);
-
 	const customData: Record<string, unknown> = {
 		event_source: META_CRM_EVENT_SOURCE,
 		lead_event_source: leadEventSource,
@@ -149,7 +103,8 @@ export function buildMetaCrmEvent(
 	}
 	const event: MetaServerEvent = {
 		event_name: context.eventName,
-		event_time: time.seconds,
+		// Timed by the dispatch's one rule (plan.ts, stageTimed): stage_at, never rewritten.
+		event_time: context.eventTime,
 		event_id: context.eventId,
 		action_source: 'system_generated',
 		user_data: userData,

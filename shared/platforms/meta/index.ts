@@ -10,6 +10,8 @@ export const metaAdapter: PlatformAdapter<MetaConfig, MetaServerEvent> = {
 	eventNameByState: META_EVENT_BY_STATE,
 	maxBatchSize: META_MAX_EVENTS_PER_REQUEST,
 	eventTimeWindow: META_EVENT_TIME_WINDOW,
+	// Conversion Leads: every CRM event is a stage event, timed by stage_at and never backdated.
+	stageTimed: (config) => config.eventSource === 'crm',
 	destinationId: (config) => config.pixelId,
 	userData: (user) => metaUserData(user),
 	buildEvent: (context, config) =>
@@ -26,7 +28,7 @@ export * from './constants';
 export type { MetaConfig } from './config';
 export type { MetaServerEvent } from './payload';
 export { buildMetaEvent, metaUserData } from './payload';
-export { buildMetaCrmEvent, crmEventTime, readMetaLeadId, readStageName } from './crm';
+export { buildMetaCrmEvent, readMetaLeadId, readStageName } from './crm';
 export { sendMetaChunk, appSecretProof, metaEventsUrl, metaRequestBody } from './sender';
 export { classifyMetaResponse, describeGraphError, readGraphError } from './errors';
 export { testMetaCredentials } from './credentialTest';

@@ -16,7 +16,6 @@ const config = (overrides: Partial<MetaConfig> = {}): MetaConfig => ({
 	limitedDataUse: 'auto',
 	eventSource: 'crm',
 	leadEventSource: 'HubSpot',
-	clock: () => NOW_MS,
 	...overrides,
 });
 
@@ -49,7 +48,7 @@ describe('Meta Conversion Leads (CRM) events', () => {
 		if (!r.ok) return;
 		expect(r.payload).toEqual({
 			event_name: 'Qualified',
-			event_time: NOW - 3600,
+			event_time: NOW,
 			event_id: 'eid',
 			action_source: 'system_generated',
 			user_data: { lead_id: '1234567890123456', em: sha('ann@example.com') },
@@ -99,32 +98,16 @@ describe('Meta Conversion Leads (CRM) events', () => {
 		).toMatch(/too large to be exact/);
 	});
 
-	it('never backdates: a stage older than 7 days is expired, not moved into the window', () => {
+	it("sends the dispatch's event time as it is: the builder does not time CRM events itself", () => {
 		const r = build({
+			occurred_at: (NOW - 20 * DAY) * 1000,
 			stage_at: (NOW - 8 * DAY) * 1000,
 			attributes: { meta_lead_id: '123456789012345' },
 		});
-		expect(r).toMatchObject({ ok: false, status: 'skipped' });
-		if (r.ok) return;
-		expect(r.reason).toMatch(/^expired: the stage happened 8\.0 days ago/);
-	});
-
-	it('uses stage_at over occurred_at (the lead creation time) for the event time', () => {
-		const r = build({
-			occurred_at: (NOW - 20 * DAY) * 1000,
-			stage_at: new Date((NOW - 2 * DAY) * 1000).toISOString(),
-			attributes: { meta_lead_id: '123456789012345' },
-		});
-		expect(r.ok && r.payload.event_time).toBe(NOW - 2 * DAY);
-	});
-
-	it('fails an unreadable stage_at rather than guessing a time', () => {
-		const r = build({ stage_at: 'last tuesday', attributes: { meta_lead_id: '123456789012345' } });
-		expect(r).toMatchObject({
-			ok: false,
-			status: 'failed',
-			reason: expect.stringMatching(/stage_at/),
-		});
+		// The one timing rule is the dispatch plan's (test/integration/metaConversionLeads.test.ts).
+		expect(r.ok && r.payload.event_time).toBe(NOW);
+		expect(metaAdapter.stageTimed?.(config())).toBe(true);
+		expect(metaAdapter.stageTimed?.(config({ eventSource: 'server' }))).toBe(false);
 	});
 
 	it('sends value and currency of a won stage in custom_data next to the CRM fields', () => {
