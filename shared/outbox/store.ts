@@ -1,4 +1,4 @@
-import type { RedisClient } from '../dedup/redisClient';
+import { isClusterClient, type RedisClient } from '../dedup/redisClient';
 import type { KeptLedgerWrite } from '../dispatch/types';
 import { DEFAULT_KEY_PREFIX } from '../dedup/types';
 import type { Platform } from '../types';
@@ -140,9 +140,10 @@ export class OutboxStore {
 	}
 
 	/**
-	 * Applies a queue's writes in one script (atomic for the queue), then — when entries were
-	 * queued or dead-lettered — lists the queue (SADD; the list is in another Cluster slot): two
-	 * round trips for any number of events.
+	 * Applies a queue's writes in one script (atomic for the queue) and — when entries were
+	 * queued or dead-lettered — lists the queue (SADD, every time: a list lost to eviction comes
+	 * back with the next write). One round trip (a pipeline); two on a Cluster, where the list
+	 * is in another slot.
 	 */
 	async apply(q: OutboxQueue, writes: QueueWrites, now: number): Promise<void> {
 		const { enqueue, remove, dead } = writes;
@@ -152,9 +153,21 @@ export class OutboxStore {
 		for (const e of enqueue) args.push(e.id, e.sealed, String(e.dueAt));
 		args.push(...remove);
 		for (const d of dead) args.push(d.id, d.reason, d.message.slice(0, 300), d.sealed ?? '');
-		await this.client.eval(APPLY, 3, k.due, k.entries, k.dead, ...args);
-		if (enqueue.length + dead.length > 0)
-			await this.client.sadd(this.index, `${q.platform}|${q.destination}`);
+		const listed = enqueue.length + dead.length > 0;
+		const member = `${q.platform}|${q.destination}`;
+		if (!listed || isClusterClient(this.client)) {
+			await this.client.eval(APPLY, 3, k.due, k.entries, k.dead, ...args);
+			if (listed) await this.client.sadd(this.index, member);
+			return;
+		}
+		const replies = await this.client
+			.pipeline()
+			.eval(APPLY, 3, k.due, k.entries, k.dead, ...args)
+			.sadd(this.index, member)
+			.exec();
+		const failed = (replies ?? []).find(([error]) => error);
+		if (failed) throw failed[0];
+		if (!replies) throw new Error('the outbox write got no reply');
 	}
 
 	async queues(): Promise<OutboxQueue[]> {
