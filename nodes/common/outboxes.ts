@@ -86,6 +86,57 @@ export type OutboxMoves = Map<number, 'queued' | 'dead_lettered'>;
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** Fails a dispatch item on its own, with the reason. */
+const failItem = (dispatchItems: DispatchItem[], i: number, eventName: string, error: string) =>
+	(dispatchItems[i] = { record: {}, eventName, error });
+
+/** The drained items this node can send; the others fail with the reason. */
+function sendableRefs(
+	run: RunOutbox,
+	platform: string,
+	destination: string,
+	items: INodeExecutionData[],
+	dispatchItems: DispatchItem[],
+): Array<{ index: number; ref: outbox.DrainedEvent }> {
+	const wanted: Array<{ index: number; ref: outbox.DrainedEvent }> = [];
+	items.forEach((item, i) => {
+		const ref = drainedRef(item);
+		if (!ref) return;
+		const name = ref.event_name ?? '';
+		if (!run.on)
+			failItem(
+				dispatchItems,
+				i,
+				name,
+				'an outbox event needs Retry Failed Sends Later → Queue in Outbox, Redis dedup and the Outbox Key credential on this node',
+			);
+		else if (ref.platform !== platform || ref.destination !== destination)
+			failItem(
+				dispatchItems,
+				i,
+				name,
+				`this outbox event is for ${ref.platform} ${ref.destination}; this node sends to ${platform} ${destination}`,
+			);
+		else wanted.push({ index: i, ref });
+	});
+	return wanted;
+}
+
+/** A drained entry as a dispatch item: its event as built, and the ledger write it keeps. */
+function prebuiltItem(entry: outbox.OutboxEntry): DispatchItem {
+	const ledger = entry.ledger;
+	return {
+		record: ledger?.stage !== undefined ? { stage: ledger.stage } : {},
+		eventName: entry.event_name,
+		prebuilt: {
+			eventId: entry.event_id,
+			eventTime: entry.event_time,
+			payload: entry.payload,
+			...(ledger ? { ledger } : {}),
+		},
+	};
+}
+
 /**
  * Drained items become prebuilt dispatch items (the sealed event as it was built, under its own
  * event id, with the ledger write it keeps); one that cannot be opened, is for another
@@ -102,40 +153,17 @@ export async function readDrained<Config, Payload>(
 ): Promise<{ opened: OpenedEntries; moves: OutboxMoves }> {
 	const opened: OpenedEntries = new Map();
 	const moves: OutboxMoves = new Map();
-	const fail = (i: number, eventName: string, error: string) =>
-		(dispatchItems[i] = { record: {}, eventName, error });
-	const wanted: Array<{ index: number; ref: outbox.DrainedEvent }> = [];
-	for (let i = 0; i < items.length; i++) {
-		const ref = drainedRef(items[i]);
-		if (!ref) continue;
-		if (!run.on)
-			fail(
-				i,
-				ref.event_name ?? '',
-				'an outbox event needs Retry Failed Sends Later → Queue in Outbox, Redis dedup and the Outbox Key credential on this node',
-			);
-		else if (ref.platform !== adapter.platform || ref.destination !== destination)
-			fail(
-				i,
-				ref.event_name ?? '',
-				`this outbox event is for ${ref.platform} ${ref.destination}; this node sends to ${adapter.platform} ${destination}`,
-			);
-		else wanted.push({ index: i, ref });
-	}
+	const wanted = sendableRefs(run, adapter.platform, destination, items, dispatchItems);
 	if (!run.on || wanted.length === 0) return { opened, moves };
 	const q = { platform: adapter.platform, destination };
 	let entries;
 	try {
-		entries = await outbox.openDrained(
-			run.store,
-			run.key,
-			q,
-			wanted.map((w) => w.ref.event_id),
-			now,
-		);
+		const ids = wanted.map((w) => w.ref.event_id);
+		entries = await outbox.openDrained(run.store, run.key, q, ids, now);
 	} catch (error) {
 		for (const { index, ref } of wanted)
-			fail(
+			failItem(
+				dispatchItems,
 				index,
 				ref.event_name ?? '',
 				`the outbox could not be read (${errorText(error)}): the event stays queued and comes due again`,
@@ -145,32 +173,24 @@ export async function readDrained<Config, Payload>(
 	const writes = new outbox.OutboxWrites();
 	wanted.forEach(({ index, ref }, k) => {
 		const entry = entries[k];
-		if (!entry.ok) {
-			if (entry.reason === 'not_found') {
-				fail(index, ref.event_name ?? '', 'outbox entry already delivered or removed');
-				return;
-			}
-			writes.dead(q, ref.event_id, entry.reason, entry.message);
-			moves.set(index, 'dead_lettered');
-			fail(
-				index,
-				ref.event_name ?? '',
-				`moved to dead letters (${entry.reason}): ${entry.message}`,
-			);
+		if (entry.ok) {
+			opened.set(index, entry.entry);
+			dispatchItems[index] = prebuiltItem(entry.entry);
 			return;
 		}
-		opened.set(index, entry.entry);
-		const ledger = entry.entry.ledger;
-		dispatchItems[index] = {
-			record: ledger?.stage !== undefined ? { stage: ledger.stage } : {},
-			eventName: entry.entry.event_name,
-			prebuilt: {
-				eventId: entry.entry.event_id,
-				eventTime: entry.entry.event_time,
-				payload: entry.entry.payload,
-				...(ledger ? { ledger } : {}),
-			},
-		};
+		const name = ref.event_name ?? '';
+		if (entry.reason === 'not_found') {
+			failItem(dispatchItems, index, name, 'outbox entry already delivered or removed');
+			return;
+		}
+		writes.dead(q, ref.event_id, entry.reason, entry.message);
+		moves.set(index, 'dead_lettered');
+		failItem(
+			dispatchItems,
+			index,
+			name,
+			`moved to dead letters (${entry.reason}): ${entry.message}`,
+		);
 	});
 	try {
 		await writes.flush(run.store, now);
