@@ -139,7 +139,7 @@ export class LeadCapiDeadLetters implements INodeType {
 			for (const q of queues) {
 				const n =
 					operation === 'replay'
-						? await store.replay(q, ids, Date.now())
+						? await store.replay(q, ids, outbox.outboxNow())
 						: await store.purge(q, ids);
 				out.push({
 					platform: q.platform,

@@ -79,7 +79,7 @@ export class LeadCapiOutboxTrigger implements INodeType {
 		const store = await outboxStoreOf(this, prefix);
 		const platform = this.getNodeParameter('platform', 'all') as string;
 		const drained = await outbox.drainDue(store, key, {
-			now: Date.now(),
+			now: outbox.outboxNow(),
 			limit: Number(this.getNodeParameter('maxEvents', 1000)),
 			platform: platform === 'all' ? undefined : platform,
 		});

@@ -10,6 +10,7 @@ import {
 	DEDUP_FAIL_CLOSED_NOTE,
 	dispatch,
 	joinSentences,
+	outbox,
 	namespacedPrefix,
 	readClientKey,
 	readLeadRecord,
@@ -23,6 +24,7 @@ import {
 	type DispatchItem,
 	type EventWindowPolicy,
 	type ItemResult,
+	type KeptFacts,
 	type LeadRecord,
 	type PlatformAdapter,
 	type UnknownOutcomePolicy,
@@ -32,10 +34,10 @@ import { n8nExecutor } from './n8nExecutor';
 import { markOwnDestinations } from './workflowScope';
 import {
 	deliversViaOutbox,
-	queueBuilt,
+	finishOutbox,
 	readDrained,
 	resolveSenderOutbox,
-	settleOutbox,
+	type KeptEvents,
 	type RunOutbox,
 } from './outboxes';
 
@@ -296,8 +298,8 @@ export async function executeSender<Config, Payload>(
 		} catch (error) {
 			throw new NodeOperationError(ctx.getNode(), errorMessage(error));
 		}
-		const outbox = await resolveSenderOutbox(ctx, keyPrefix, dryRun);
-		setup = { config, store: resolved.store, keyPrefix, outbox };
+		const runOutbox = await resolveSenderOutbox(ctx, keyPrefix, dryRun);
+		setup = { config, store: resolved.store, keyPrefix, outbox: runOutbox };
 	} catch (error) {
 		if (!ctx.continueOnFail()) {
 			// n8n's own errors (from readConfig, getCredentials) keep their context as they are.
@@ -325,18 +327,21 @@ export async function executeSender<Config, Payload>(
 	const dispatchItems = readItems(ctx, spec, items, options);
 	// Events drained from the outbox are sent as they were built; retryable failures are queued.
 	const destination = spec.adapter.destinationId(config);
-	const opened = await readDrained(
+	const drained = await readDrained(
 		setup.outbox,
 		spec.adapter,
 		destination,
 		items,
 		dispatchItems,
-		Date.now(),
+		outbox.outboxNow(),
 	);
-	const built = new Map<number, unknown>();
+	const kept: KeptEvents = new Map();
+	const keep = (index: number, payload: unknown, facts: KeptFacts) =>
+		kept.set(index, { payload, facts });
 	// Deliver → Via Outbox (new events only): built here, sent by the drain in batches.
-	const viaOutbox = opened.size === 0 && deliversViaOutbox(ctx, setup.outbox);
+	const viaOutbox = drained.opened.size === 0 && deliversViaOutbox(ctx, setup.outbox);
 
+	const runAt = Date.now();
 	const results = await dispatch(dispatchItems, {
 		adapter: spec.adapter,
 		config,
@@ -344,11 +349,21 @@ export async function executeSender<Config, Payload>(
 		store,
 		keyPrefix,
 		...dispatchOptions(options),
-		...(viaOutbox ? { dryRun: true, includePayload: true } : {}),
-		onRetryable: (index, payload) => built.set(index, payload),
+		...(viaOutbox ? { dryRun: true } : {}),
+		onRetryable: keep,
+		onDryRunBuilt: keep,
 	});
-	if (viaOutbox) await queueBuilt(setup.outbox, spec.adapter as never, results, Date.now());
-	else await settleOutbox(setup.outbox, spec.adapter as never, results, built, opened, Date.now());
+	await finishOutbox({
+		run: setup.outbox,
+		adapter: spec.adapter as never,
+		results,
+		kept,
+		drained,
+		viaOutbox,
+		store,
+		keyPrefix,
+		runAt,
+	});
 	await spec.afterDispatch?.(results, { store, keyPrefix });
 	await markOwnDestinations(ctx, store, keyPrefix, readClientKey(options.clientKey), results);
 

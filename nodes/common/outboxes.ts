@@ -4,7 +4,18 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { outbox, type DispatchItem, type ItemResult, type PlatformAdapter } from '../../shared';
+import {
+	outbox,
+	outboxMoveIncrements,
+	statsBucket,
+	statsKey,
+	STATS_TTL_MS,
+	type DedupStore,
+	type DispatchItem,
+	type ItemResult,
+	type KeptFacts,
+	type PlatformAdapter,
+} from '../../shared';
 import { getRedisClient, redisConfigFromCredentials } from './redisClients';
 
 /** A run's outbox: where to queue and settle, with the key; or why there is none. */
@@ -67,10 +78,70 @@ export function drainedRef(item: INodeExecutionData): outbox.DrainedEvent | unde
 /** The entries behind drained items, opened, by item index. */
 export type OpenedEntries = Map<number, outbox.OutboxEntry>;
 
+/** A built event the dispatch handed over (onRetryable, onDryRunBuilt) with its kept facts. */
+export type KeptEvents = Map<number, { payload: unknown; facts: KeptFacts }>;
+
+/** Results the outbox took after the dispatch counted them: item index → what they became. */
+export type OutboxMoves = Map<number, 'queued' | 'dead_lettered'>;
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Fails a dispatch item on its own, with the reason. */
+const failItem = (dispatchItems: DispatchItem[], i: number, eventName: string, error: string) =>
+	(dispatchItems[i] = { record: {}, eventName, error });
+
+/** The drained items this node can send; the others fail with the reason. */
+function sendableRefs(
+	run: RunOutbox,
+	platform: string,
+	destination: string,
+	items: INodeExecutionData[],
+	dispatchItems: DispatchItem[],
+): Array<{ index: number; ref: outbox.DrainedEvent }> {
+	const wanted: Array<{ index: number; ref: outbox.DrainedEvent }> = [];
+	items.forEach((item, i) => {
+		const ref = drainedRef(item);
+		if (!ref) return;
+		const name = ref.event_name ?? '';
+		if (!run.on)
+			failItem(
+				dispatchItems,
+				i,
+				name,
+				'an outbox event needs Retry Failed Sends Later → Queue in Outbox, Redis dedup and the Outbox Key credential on this node',
+			);
+		else if (ref.platform !== platform || ref.destination !== destination)
+			failItem(
+				dispatchItems,
+				i,
+				name,
+				`this outbox event is for ${ref.platform} ${ref.destination}; this node sends to ${platform} ${destination}`,
+			);
+		else wanted.push({ index: i, ref });
+	});
+	return wanted;
+}
+
+/** A drained entry as a dispatch item: its event as built, and the ledger write it keeps. */
+function prebuiltItem(entry: outbox.OutboxEntry): DispatchItem {
+	const ledger = entry.ledger;
+	return {
+		record: ledger?.stage !== undefined ? { stage: ledger.stage } : {},
+		eventName: entry.event_name,
+		prebuilt: {
+			eventId: entry.event_id,
+			eventTime: entry.event_time,
+			payload: entry.payload,
+			...(ledger ? { ledger } : {}),
+		},
+	};
+}
+
 /**
  * Drained items become prebuilt dispatch items (the sealed event as it was built, under its own
- * event id); one that cannot be opened, is for another destination or has expired fails on its
- * own with the reason (and goes to dead letters when its entry is unusable).
+ * event id, with the ledger write it keeps); one that cannot be opened, is for another
+ * destination or has expired fails on its own with the reason (and goes to dead letters when its
+ * entry is unusable). All entries are read in one round trip, dead letters written in one more.
  */
 export async function readDrained<Config, Payload>(
 	run: RunOutbox,
@@ -79,55 +150,58 @@ export async function readDrained<Config, Payload>(
 	items: INodeExecutionData[],
 	dispatchItems: DispatchItem[],
 	now: number,
-): Promise<OpenedEntries> {
+): Promise<{ opened: OpenedEntries; moves: OutboxMoves }> {
 	const opened: OpenedEntries = new Map();
-	for (let i = 0; i < items.length; i++) {
-		const ref = drainedRef(items[i]);
-		if (!ref) continue;
-		const fail = (error: string) =>
-			(dispatchItems[i] = { record: {}, eventName: ref.event_name ?? '', error });
-		if (!run.on) {
-			fail(
-				'an outbox event needs Retry Failed Sends Later → Queue in Outbox, Redis dedup and the Outbox Key credential on this node',
+	const moves: OutboxMoves = new Map();
+	const wanted = sendableRefs(run, adapter.platform, destination, items, dispatchItems);
+	if (!run.on || wanted.length === 0) return { opened, moves };
+	const q = { platform: adapter.platform, destination };
+	let entries;
+	try {
+		const ids = wanted.map((w) => w.ref.event_id);
+		entries = await outbox.openDrained(run.store, run.key, q, ids, now);
+	} catch (error) {
+		for (const { index, ref } of wanted)
+			failItem(
+				dispatchItems,
+				index,
+				ref.event_name ?? '',
+				`the outbox could not be read (${errorText(error)}): the event stays queued and comes due again`,
 			);
-			continue;
-		}
-		if (ref.platform !== adapter.platform || ref.destination !== destination) {
-			fail(
-				`this outbox event is for ${ref.platform} ${ref.destination}; this node sends to ${adapter.platform} ${destination}`,
-			);
-			continue;
-		}
-		const q = { platform: ref.platform, destination };
-		const [sealed] = await run.store.load(q, [ref.event_id]);
-		const entry = outbox.openEntry(run.key, q, ref.event_id, sealed);
-		if (!entry.ok) {
-			if (entry.reason !== 'not_found')
-				await run.store.deadLetter(q, ref.event_id, entry.reason, entry.message, now);
-			fail(
-				entry.reason === 'not_found'
-					? 'outbox entry already delivered or removed'
-					: `moved to dead letters: ${entry.message}`,
-			);
-			continue;
-		}
-		if (entry.entry.deadline <= now) {
-			await run.store.deadLetter(q, ref.event_id, 'expired', outbox.EXPIRED_MESSAGE, now);
-			fail(`moved to dead letters (expired): ${outbox.EXPIRED_MESSAGE}`);
-			continue;
-		}
-		opened.set(i, entry.entry);
-		dispatchItems[i] = {
-			record: {},
-			eventName: entry.entry.event_name,
-			prebuilt: {
-				eventId: entry.entry.event_id,
-				eventTime: entry.entry.event_time,
-				payload: entry.entry.payload,
-			},
-		};
+		return { opened, moves };
 	}
-	return opened;
+	const writes = new outbox.OutboxWrites();
+	wanted.forEach(({ index, ref }, k) => {
+		const entry = entries[k];
+		if (entry.ok) {
+			opened.set(index, entry.entry);
+			dispatchItems[index] = prebuiltItem(entry.entry);
+			return;
+		}
+		const name = ref.event_name ?? '';
+		if (entry.reason === 'not_found') {
+			failItem(dispatchItems, index, name, 'outbox entry already delivered or removed');
+			return;
+		}
+		writes.dead(q, ref.event_id, entry.reason, entry.message);
+		moves.set(index, 'dead_lettered');
+		failItem(
+			dispatchItems,
+			index,
+			name,
+			`moved to dead letters (${entry.reason}): ${entry.message}`,
+		);
+	});
+	try {
+		await writes.flush(run.store, now);
+	} catch (error) {
+		for (const index of moves.keys()) {
+			moves.delete(index);
+			dispatchItems[index].error =
+				`${dispatchItems[index].error} — not written (${errorText(error)}): it comes due again`;
+		}
+	}
+	return { opened, moves };
 }
 
 const nextTryText = (ms: number) => new Date(ms).toISOString();
@@ -137,120 +211,221 @@ export function deliversViaOutbox(ctx: IExecuteFunctions, run: RunOutbox): boole
 	return run.on && ctx.getNodeParameter('deliver', 0, 'now') === 'outbox';
 }
 
+/** The entry a built event is queued as. */
+function entryOf(
+	r: ItemResult,
+	adapter: PlatformAdapter<unknown, unknown>,
+	kept: { payload: unknown; facts: KeptFacts },
+	attempts: number,
+	now: number,
+): outbox.OutboxEntry {
+	return {
+		event_id: r.event_id!,
+		event_name: r.event_name,
+		event_time: r.event_time!,
+		payload: kept.payload,
+		attempts,
+		deadline: outbox.deadlineOf(r.event_time!, adapter.eventTimeWindow.seconds),
+		...(attempts > 0 && r.error ? { last_error: r.error } : {}),
+		queued_at: now,
+		...(kept.facts.ledger ? { ledger: kept.facts.ledger } : {}),
+	};
+}
+
 /**
  * Deliver → Via Outbox, after the dry run that built each event: each built one is queued due
- * now (attempt 0) and output `queued`; the drain sends them in platform-sized batches and dedup
- * keeps them once (an event sent before is dropped there as a duplicate).
+ * now (attempt 0) and output `queued`, all in one write; the drain sends them in platform-sized
+ * batches and dedup keeps them once (an event sent before is dropped there as a duplicate).
  */
 export async function queueBuilt(
 	run: RunOutbox,
 	adapter: PlatformAdapter<unknown, unknown>,
 	results: ItemResult[],
+	kept: KeptEvents,
 	now: number,
-): Promise<void> {
-	if (!run.on) return;
-	for (const r of results) {
-		if (!r.dry_run || r.payload === undefined || !r.event_id || !r.event_time) continue;
-		const payload = r.payload;
+): Promise<OutboxMoves> {
+	const moves: OutboxMoves = new Map();
+	if (!run.on) return moves;
+	const writes = new outbox.OutboxWrites();
+	const planned = new Map<number, outbox.Queued>();
+	results.forEach((r, i) => {
+		const built = kept.get(i);
+		if (!r.dry_run || !built || !r.event_id || !r.event_time) return;
 		delete r.payload;
 		delete r.dry_run;
 		delete r.response;
 		r.warnings = r.warnings.filter((w) => !w.startsWith('dry run'));
 		const q = { platform: adapter.platform, destination: r.destination };
-		try {
-			const queued = await outbox.queueEvent(
-				run.store,
-				run.key,
-				q,
-				{
-					event_id: r.event_id,
-					event_name: r.event_name,
-					event_time: r.event_time,
-					payload,
-					attempts: 0,
-					deadline: outbox.deadlineOf(r.event_time, adapter.eventTimeWindow.seconds),
-					queued_at: now,
-				},
-				{ now, dueAt: now },
-			);
-			applyQueued(r, queued);
-		} catch (error) {
+		planned.set(
+			i,
+			outbox.planQueue(run.key, q, entryOf(r, adapter, built, 0, now), { now, dueAt: now }, writes),
+		);
+	});
+	try {
+		await writes.flush(run.store, now);
+	} catch (error) {
+		for (const i of planned.keys()) {
+			const r = results[i];
 			r.status = 'failed';
 			r.retryable = true;
-			r.error = `not queued: the outbox could not be written: ${error instanceof Error ? error.message : String(error)}`;
+			r.error = `not queued: the outbox could not be written: ${errorText(error)}`;
 		}
+		return moves;
 	}
+	for (const [i, queued] of planned) moves.set(i, applyQueued(results[i], queued) ?? 'queued');
+	return moves;
 }
 
 /**
  * After the dispatch: new events that failed retryably are queued (status `queued`, with the
- * next try); drained events are settled (delivered → removed, retryable → queued again,
- * otherwise dead letter). Outbox trouble never loses the result: the item stays failed and says why.
+ * next try — the platform's Retry-After when it asked for longer than the backoff); drained
+ * events are settled (delivered → removed, retryable → queued again, otherwise dead letter). All
+ * in one write per queue. Outbox trouble never loses the result: the items stay as the dispatch
+ * left them and say why. Returns the results it changed (for the Health Report's counters).
  */
 export async function settleOutbox(
 	run: RunOutbox,
 	adapter: PlatformAdapter<unknown, unknown>,
 	results: ItemResult[],
-	built: Map<number, unknown>,
+	kept: KeptEvents,
 	opened: OpenedEntries,
 	now: number,
-): Promise<void> {
+): Promise<OutboxMoves> {
+	const moves: OutboxMoves = new Map();
+	if (!run.on) {
+		for (let i = 0; i < results.length; i++) {
+			const r = results[i];
+			if (run.warning && r.status === 'failed' && r.retryable && kept.has(i))
+				r.warnings.push(run.warning);
+		}
+		return moves;
+	}
+	const writes = new outbox.OutboxWrites();
+	const planned = new Map<number, outbox.Queued | { delivered: true }>();
 	for (let i = 0; i < results.length; i++) {
 		const r = results[i];
 		const entry = opened.get(i);
-		if (!run.on) {
-			if (run.warning && r.status === 'failed' && r.retryable && built.has(i))
-				r.warnings.push(run.warning);
-			continue;
-		}
+		const built = kept.get(i);
 		const q = { platform: adapter.platform, destination: r.destination };
-		try {
-			if (entry) {
-				const settled = await outbox.settleDrained(run.store, run.key, q, entry, r, { now });
-				applyQueued(r, settled);
-			} else if (
-				r.status === 'failed' &&
-				r.retryable &&
-				built.has(i) &&
-				r.event_id &&
-				r.event_time
-			) {
-				const queued = await outbox.queueEvent(
-					run.store,
+		const retryAfterMs = built?.facts.retryAfterMs;
+		if (entry) {
+			planned.set(i, outbox.planSettle(run.key, q, entry, r, { now, retryAfterMs }, writes));
+		} else if (r.status === 'failed' && r.retryable && built && r.event_id && r.event_time) {
+			planned.set(
+				i,
+				outbox.planQueue(
 					run.key,
 					q,
-					{
-						event_id: r.event_id,
-						event_name: r.event_name,
-						event_time: r.event_time,
-						payload: built.get(i),
-						attempts: 1,
-						deadline: outbox.deadlineOf(r.event_time, adapter.eventTimeWindow.seconds),
-						last_error: r.error,
-						queued_at: now,
-					},
-					{ now },
-				);
-				applyQueued(r, queued);
-			}
-		} catch (error) {
-			r.warnings.push(
-				`the outbox could not be written: ${error instanceof Error ? error.message : String(error)}`,
+					entryOf(r, adapter, built, 1, now),
+					{ now, retryAfterMs },
+					writes,
+				),
 			);
 		}
 	}
+	try {
+		await writes.flush(run.store, now);
+	} catch (error) {
+		for (const i of planned.keys())
+			results[i].warnings.push(`the outbox could not be written: ${errorText(error)}`);
+		return moves;
+	}
+	for (const [i, settled] of planned) {
+		const moved = applyQueued(results[i], settled);
+		if (moved) moves.set(i, moved);
+	}
+	return moves;
 }
 
-function applyQueued(r: ItemResult, settled: outbox.Queued | { delivered: true }): void {
-	if ('delivered' in settled) return;
+/** Writes a queue's outcome on the item; says what the item became, when it left `failed`. */
+function applyQueued(
+	r: ItemResult,
+	settled: outbox.Queued | { delivered: true },
+): 'queued' | 'dead_lettered' | undefined {
+	if ('delivered' in settled) return undefined;
 	if (settled.queued) {
 		r.status = 'queued';
 		r.outbox = { next_try: nextTryText(settled.nextTry), attempts: settled.attempts };
-		return;
+		if (settled.retryAfterMs !== undefined) {
+			r.outbox.retry_after_s = Math.ceil(settled.retryAfterMs / 1000);
+			r.warnings.push(
+				`the platform asked to wait ${r.outbox.retry_after_s} s (Retry-After): the next try is not before then`,
+			);
+		}
+		return 'queued';
 	}
 	r.status = 'failed';
 	r.retryable = false;
 	r.error = `moved to dead letters (${settled.reason}): ${r.error ?? settled.message}`;
+	return 'dead_lettered';
+}
+
+/**
+ * The Health Report's counters for the results the outbox took after the dispatch counted them:
+ * one round trip, only when there are any, never fatal. A result counted `failed` (or `skipped`)
+ * and then queued or dead-lettered is counted there instead; an event only queued (Deliver → Via
+ * Outbox, not counted by its dry run) adds to `queued`.
+ */
+export async function countOutboxMoves(
+	store: DedupStore | null,
+	keyPrefix: string,
+	results: ItemResult[],
+	moves: OutboxMoves,
+	countedAs: (index: number) => string | undefined,
+	runAt: number,
+): Promise<void> {
+	if (!store || moves.size === 0) return;
+	const first = results[moves.keys().next().value as number];
+	const increments = outboxMoveIncrements(
+		[...moves].map(([i, to]) => ({ from: countedAs(i), to })),
+	);
+	try {
+		await store.recordStats({
+			key: statsKey(keyPrefix, first.platform, first.destination, statsBucket(runAt), {
+				hashTag: store.hashTagKeys,
+			}),
+			platform: first.platform,
+			destination: first.destination,
+			increments,
+			ttlMs: STATS_TTL_MS,
+		});
+	} catch {
+		// Health counters must never fail a send; the store error shows elsewhere.
+	}
+}
+
+/**
+ * The outbox's part after a sender's dispatch: Deliver → Via Outbox queues the built events;
+ * otherwise retryable failures are queued and drained events settled; then the Health Report's
+ * counters are corrected for what the outbox took (one round trip, only when it took any).
+ */
+export async function finishOutbox(input: {
+	run: RunOutbox;
+	adapter: PlatformAdapter<unknown, unknown>;
+	results: ItemResult[];
+	kept: KeptEvents;
+	drained: { opened: OpenedEntries; moves: OutboxMoves };
+	viaOutbox: boolean;
+	store: DedupStore | null;
+	keyPrefix: string;
+	/** When the dispatch ran (its counters' hour). */
+	runAt: number;
+}): Promise<void> {
+	const { run, adapter, results, kept, drained } = input;
+	const counted = input.viaOutbox ? undefined : results.map((r) => r.status as string);
+	const now = outbox.outboxNow();
+	const moves = input.viaOutbox
+		? await queueBuilt(run, adapter, results, kept, now)
+		: await settleOutbox(run, adapter, results, kept, drained.opened, now);
+	for (const [i, to] of drained.moves) moves.set(i, to);
+	await countOutboxMoves(
+		input.store,
+		input.keyPrefix,
+		results,
+		moves,
+		(i) => counted?.[i],
+		input.runAt,
+	);
 }
 
 /** The platforms an outbox node can be limited to. */

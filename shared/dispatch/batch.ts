@@ -1,11 +1,12 @@
 import { consultLedger } from '../ledger/stage';
 import { claimBatch } from './claim';
+import { keptFacts } from './keep';
 import { applyLeaseLoss, leaseHooks } from './leaseHooks';
 import { prepareEvent } from './prepare';
 import type { Candidate, RunState } from './runState';
 import { applySendOutcomes, sendChunk, type SettlePlan } from './send';
 import { settleBatch, startSettleRetry } from './settle';
-import type { DedupState } from './types';
+import type { DedupState, SendOutcome } from './types';
 
 /**
  * One platform-sized batch through claim → prepare → send → settle: two round trips to the
@@ -29,7 +30,7 @@ export async function runBatch<Config, Payload>(
 			const hooks = token ? leaseHooks(run, chunk.candidates, committed) : undefined;
 			const outcomes = await sendChunk(run, chunk.payloads, hooks);
 			applySendOutcomes(run, chunk.candidates, outcomes, plan, committed);
-			handRetryable(run, chunk);
+			handRetryable(run, chunk, outcomes);
 		}
 		if (run.options.store && token) {
 			await settleBatch(
@@ -45,13 +46,17 @@ export async function runBatch<Config, Payload>(
 }
 
 /** Hands the built events that failed retryably (not sent) to options.onRetryable. */
-function handRetryable<Payload>(run: RunState<unknown, Payload>, chunk: Chunk<Payload>): void {
+function handRetryable<Payload>(
+	run: RunState<unknown, Payload>,
+	chunk: Chunk<Payload>,
+	outcomes: SendOutcome[],
+): void {
 	const hook = run.options.onRetryable;
 	if (!hook) return;
 	chunk.candidates.forEach((c, i) => {
 		const r = run.results[c.index];
 		if (r.status === 'failed' && r.retryable && !r.outcome_unknown && r.dedup !== 'lease_lost') {
-			hook(c.index, chunk.payloads[i]);
+			hook(c.index, chunk.payloads[i], keptFacts(run, c, outcomes[i]));
 		}
 	});
 }

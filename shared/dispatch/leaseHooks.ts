@@ -1,4 +1,4 @@
-import { ledgerWrites } from '../ledger/stage';
+import { settleLedgerWrites } from './keep';
 import type { LeaseLoss } from './lease';
 import type { Candidate, RunState } from './runState';
 import type { SettlePlan } from './send';
@@ -45,7 +45,7 @@ async function commitEarly(
 			commit: keys,
 			release: [],
 			committedTtlMs: run.committedTtlMs,
-			ledger: ledgerWrites(run, chunk, keys),
+			ledger: settleLedgerWrites(run, chunk, keys),
 		});
 		const notOwned = new Set(settled.notOwned);
 		const done = keys.filter((key) => !notOwned.has(key));

@@ -44,19 +44,23 @@ export function planRun(run: RunState<unknown, unknown>, items: DispatchItem[]):
 		const key = dedupKey(run.prefix, run.adapter.platform, run.destination, eventId, {
 			hashTag: run.hashTag,
 		});
-		// A drained outbox event (prebuilt) may carry no record: it has no ledger entry to write.
+		// A drained outbox event (prebuilt) carries no record: its ledger key was kept with it.
 		const recordId = readRecordId(item.record?.record_id);
+		const kept = item.prebuilt?.ledger?.key;
 		plan.candidates.push({
 			index,
 			item,
 			eventId,
 			eventTime,
 			key,
-			ledgerKey: run.ledger && recordId
-				? ledgerKey(run.prefix, run.adapter.platform, run.destination, recordId, {
-						hashTag: run.hashTag,
-					})
-				: undefined,
+			ledgerKey: !run.ledger
+				? undefined
+				: (kept ??
+					(recordId
+						? ledgerKey(run.prefix, run.adapter.platform, run.destination, recordId, {
+								hashTag: run.hashTag,
+							})
+						: undefined)),
 		});
 	});
 	return plan;

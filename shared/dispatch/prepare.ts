@@ -1,5 +1,6 @@
 import { readEventContext } from '../events/context';
 import { matchQualityScore, normalizeIdentity, renderIdentity } from '../identity';
+import { keptFacts } from './keep';
 import type { Candidate, RunState } from './runState';
 
 /**
@@ -57,6 +58,7 @@ export function prepareDryRun<Config, Payload>(
 		if (payload !== null) {
 			payloads.push(payload);
 			built.push(c);
+			run.options.onDryRunBuilt?.(c.index, payload, keptFacts(run, c));
 		}
 	}
 	const request = payloads.length ? run.adapter.previewRequest(payloads, run.config) : undefined;

@@ -17,8 +17,9 @@ export async function sendChunk<Config, Payload>(
 	payloads: Payload[],
 	hooks?: SendHooks,
 ): Promise<SendOutcome[]> {
+	const asked = askedToWait(run);
 	try {
-		const sending = run.adapter.sendChunk(payloads, run.config, run.transport, hooks);
+		const sending = run.adapter.sendChunk(payloads, run.config, asked.transport, hooks);
 		// Handled below; this keeps a fast rejection from counting as unhandled meanwhile.
 		sending.catch(() => undefined);
 		// Let the request go out before this thread builds the next batch.
@@ -27,7 +28,7 @@ export async function sendChunk<Config, Payload>(
 		if (outcomes.length !== payloads.length) {
 			throw new Error(`got ${outcomes.length} results for ${payloads.length} events`);
 		}
-		return outcomes;
+		return asked.onto(outcomes);
 	} catch (error) {
 		const message = errorMessage(error);
 		return payloads.map(() => ({
@@ -36,6 +37,37 @@ export async function sendChunk<Config, Payload>(
 			retryable: true,
 		}));
 	}
+}
+
+/**
+ * The run's transport for one chunk, noting how long the platform asked to wait (Retry-After,
+ * or a retry delay its error map read) on requests that failed for good; `onto` puts the longest
+ * on the chunk's retryable failures, so the outbox does not try them again before then. A
+ * stand-in transport without `observed` is used as it is.
+ */
+function askedToWait(run: RunState<unknown, unknown>): {
+	transport: RunState<unknown, unknown>['transport'];
+	onto(outcomes: SendOutcome[]): SendOutcome[];
+} {
+	let longest: number | undefined;
+	const transport =
+		typeof run.transport?.observed === 'function'
+			? run.transport.observed((result) => {
+					if (!result.ok && result.retryAfterMs !== undefined)
+						longest = Math.max(longest ?? 0, result.retryAfterMs);
+				})
+			: run.transport;
+	return {
+		transport,
+		onto: (outcomes) =>
+			longest === undefined
+				? outcomes
+				: outcomes.map((o) =>
+						(o.status === 'failed' || o.status === 'skipped') && o.retryable && o !== WITHHELD
+							? { ...o, retryAfterMs: Math.max(o.retryAfterMs ?? 0, longest!) }
+							: o,
+					),
+	};
 }
 
 /** The keys a settle commits (acknowledged), holds (unknown outcome, not resent) and releases. */

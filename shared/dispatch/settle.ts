@@ -1,4 +1,4 @@
-import { ledgerWrites } from '../ledger/stage';
+import { settleLedgerWrites } from './keep';
 import { errorMessage, statsOf, type Candidate, type RunState } from './runState';
 import type { SettlePlan } from './send';
 import type { ItemResult } from './types';
@@ -45,7 +45,7 @@ export async function settleBatch(
 			release: plan.release,
 			hold: plan.hold,
 			committedTtlMs: run.committedTtlMs,
-			ledger: ledgerWrites(run, target.claimed, plan.commit),
+			ledger: settleLedgerWrites(run, target.claimed, plan.commit),
 			stats: retry.count
 				? statsOf(
 						run,

@@ -63,7 +63,12 @@ export interface ItemResult {
 	payload?: unknown;
 	dry_run?: boolean;
 	/** Status `queued`: the failed send waits in the outbox (shared/outbox) for its next try. */
-	outbox?: { next_try: string; attempts: number };
+	outbox?: {
+		next_try: string;
+		attempts: number;
+		/** The platform's Retry-After (s), when the next try honours it (later than the backoff). */
+		retry_after_s?: number;
+	};
 }
 
 /** Everything a platform adapter needs to build one event. */
@@ -107,8 +112,22 @@ export type BuildOutcome<Payload> =
 export type SendOutcome =
 	| { status: 'sent'; response?: unknown; warning?: string }
 	| { status: 'duplicate'; response?: unknown; warning?: string }
-	| { status: 'skipped'; reason: string; retryable: boolean; response?: unknown }
-	| { status: 'failed'; error: string; retryable: boolean; response?: unknown };
+	| {
+			status: 'skipped';
+			reason: string;
+			retryable: boolean;
+			response?: unknown;
+			/** Set by the send stage: the platform's Retry-After (or retry delay), ms. */
+			retryAfterMs?: number;
+	  }
+	| {
+			status: 'failed';
+			error: string;
+			retryable: boolean;
+			response?: unknown;
+			/** Set by the send stage: the platform's Retry-After (or retry delay), ms. */
+			retryAfterMs?: number;
+	  };
 
 /**
  * How a run follows a chunk while a sender splits it (sendIsolating), by index into the chunk:
@@ -194,7 +213,28 @@ export interface DispatchItem {
 	 * An event built earlier (drained from the outbox): sent as is under its own event id and
 	 * time — the record is not read and nothing is built again.
 	 */
-	prebuilt?: { eventId: string; eventTime: number; payload: unknown };
+	prebuilt?: { eventId: string; eventTime: number; payload: unknown; ledger?: KeptLedgerWrite };
+}
+
+/**
+ * A stage-ledger write kept with an event for a later send (the outbox): made by the ledger's
+ * ledgerWriteFor when the event was first dispatched, written when the later send succeeds —
+ * the same entry a direct send writes. Non-personal: the ledger key (record id hashed), event
+ * name, ids of clicks and leads, times; `stage` is the lead's stage, when it had one.
+ */
+export interface KeptLedgerWrite {
+	key: string;
+	set: Record<string, string>;
+	setIfAbsent: Record<string, string>;
+	stage?: string;
+}
+
+/** What the dispatch hands over with a built event that may be sent later (the outbox). */
+export interface KeptFacts {
+	/** How long the platform asked to wait (its Retry-After, or retry delay), ms. */
+	retryAfterMs?: number;
+	/** The stage-ledger write its send makes, when the run keeps a ledger. */
+	ledger?: KeptLedgerWrite;
 }
 
 export type DedupFailMode = 'closed' | 'open';
@@ -238,7 +278,12 @@ export interface DispatchOptions<Config, Payload> {
 	 * Called with the built event of each item that failed retryably (and whose outcome is
 	 * known: not sent), so the caller can queue it in the outbox.
 	 */
-	onRetryable?(index: number, payload: Payload): void;
+	onRetryable?(index: number, payload: Payload, kept: KeptFacts): void;
+	/**
+	 * A dry run: called with each built event and what a later send needs (Deliver → Via Outbox
+	 * queues them).
+	 */
+	onDryRunBuilt?(index: number, payload: Payload, kept: KeptFacts): void;
 	/**
 	 * The stage ledger (shared/ledger, docs/stages.md), with a store: each sent event is written
 	 * to its lead's ledger in the settle; a stage already in it is not sent again, skipped and

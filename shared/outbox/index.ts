@@ -1,4 +1,5 @@
 export * from './backoff';
+export * from './clock';
 export * from './crypto';
 export * from './outbox';
 export * from './store';

@@ -1,6 +1,6 @@
 import { nextTryDelayMs } from './backoff';
 import { open, OutboxDecryptError, seal, type OutboxKey } from './crypto';
-import type { DeadReason, OutboxEntry, OutboxQueue, OutboxStore } from './store';
+import type { DeadReason, OutboxEntry, OutboxQueue, OutboxStore, QueueWrites } from './store';
 
 /** Binds a sealed entry to its queue and event id: moved elsewhere, it no longer opens. */
 export const entryAad = (q: OutboxQueue, id: string) => `${q.platform}|${q.destination}|${id}`;
@@ -10,13 +10,88 @@ export const EXPIRED_MESSAGE =
 
 /** What happened to an event handed to the outbox. */
 export type Queued =
-	| { queued: true; nextTry: number; attempts: number }
+	| {
+			queued: true;
+			nextTry: number;
+			attempts: number;
+			/** Set when the next try is the platform's Retry-After (it asked for longer than the backoff). */
+			retryAfterMs?: number;
+	  }
 	| { queued: false; reason: DeadReason; message: string };
 
 /**
- * Queues a failed event for its next try (backoff with jitter, Retry-After honoured), or — when
- * that try would fall past the platform's window — dead-letters it as `expired`.
+ * The outbox writes of one run, gathered per queue and applied together (OutboxWrites.flush):
+ * one script per queue instead of a round trip or two per event.
  */
+export class OutboxWrites {
+	private readonly byQueue = new Map<string, { q: OutboxQueue; writes: QueueWrites }>();
+
+	private of(q: OutboxQueue): QueueWrites {
+		const id = `${q.platform}|${q.destination}`;
+		let entry = this.byQueue.get(id);
+		if (!entry) {
+			entry = { q, writes: { enqueue: [], remove: [], dead: [] } };
+			this.byQueue.set(id, entry);
+		}
+		return entry.writes;
+	}
+
+	enqueue(q: OutboxQueue, id: string, sealed: string, dueAt: number): void {
+		this.of(q).enqueue.push({ id, sealed, dueAt });
+	}
+
+	remove(q: OutboxQueue, id: string): void {
+		this.of(q).remove.push(id);
+	}
+
+	dead(q: OutboxQueue, id: string, reason: DeadReason, message: string, sealed?: string): void {
+		this.of(q).dead.push({ id, reason, message, ...(sealed ? { sealed } : {}) });
+	}
+
+	/** The queues written to, each with its writes. */
+	queues(): Array<{ q: OutboxQueue; writes: QueueWrites }> {
+		return [...this.byQueue.values()];
+	}
+
+	/** Applies every queue's writes (one script each); throws the first queue's error. */
+	async flush(store: OutboxStore, now: number): Promise<void> {
+		for (const { q, writes } of this.byQueue.values()) await store.apply(q, writes, now);
+		this.byQueue.clear();
+	}
+}
+
+/**
+ * Plans a failed event's next try (backoff with jitter, or the platform's Retry-After when it
+ * asked for longer), or — when that try would fall past the platform's window — its dead letter
+ * as `expired`; the write goes into `writes`.
+ */
+export function planQueue(
+	key: OutboxKey,
+	q: OutboxQueue,
+	entry: OutboxEntry,
+	options: { now: number; retryAfterMs?: number; random?: () => number; dueAt?: number },
+	writes: OutboxWrites,
+): Queued {
+	const nextTry = options.dueAt ?? options.now + nextTryDelayMs(entry.attempts, options);
+	const sealed = seal(key, entry, entryAad(q, entry.event_id));
+	if (nextTry >= entry.deadline) {
+		writes.dead(q, entry.event_id, 'expired', EXPIRED_MESSAGE, sealed);
+		return { queued: false, reason: 'expired', message: EXPIRED_MESSAGE };
+	}
+	writes.enqueue(q, entry.event_id, sealed, nextTry);
+	const honoured =
+		options.dueAt === undefined &&
+		options.retryAfterMs !== undefined &&
+		nextTry - options.now === Math.round(options.retryAfterMs);
+	return {
+		queued: true,
+		nextTry,
+		attempts: entry.attempts,
+		...(honoured ? { retryAfterMs: Math.round(options.retryAfterMs!) } : {}),
+	};
+}
+
+/** planQueue for one event, written at once. */
 export async function queueEvent(
 	store: OutboxStore,
 	key: OutboxKey,
@@ -24,15 +99,10 @@ export async function queueEvent(
 	entry: OutboxEntry,
 	options: { now: number; retryAfterMs?: number; random?: () => number; dueAt?: number },
 ): Promise<Queued> {
-	const nextTry = options.dueAt ?? options.now + nextTryDelayMs(entry.attempts, options);
-	const sealed = seal(key, entry, entryAad(q, entry.event_id));
-	if (nextTry >= entry.deadline) {
-		await store.enqueue(q, entry.event_id, sealed, nextTry);
-		await store.deadLetter(q, entry.event_id, 'expired', EXPIRED_MESSAGE, options.now);
-		return { queued: false, reason: 'expired', message: EXPIRED_MESSAGE };
-	}
-	await store.enqueue(q, entry.event_id, sealed, nextTry);
-	return { queued: true, nextTry, attempts: entry.attempts };
+	const writes = new OutboxWrites();
+	const queued = planQueue(key, q, entry, options, writes);
+	await writes.flush(store, options.now);
+	return queued;
 }
 
 /** The deadline of an event: its time plus the platform's window (ms). */
@@ -54,6 +124,29 @@ export function openEntry(
 			error instanceof OutboxDecryptError ? error.message : 'outbox entry cannot be read';
 		return { ok: false, reason: 'undecryptable', message };
 	}
+}
+
+/**
+ * Opens the entries of drained events of one queue: one read (HMGET) for all of them. Each is
+ * the entry, or why it cannot be sent (not found, undecryptable, expired — the last two to be
+ * dead-lettered by the caller).
+ */
+export async function openDrained(
+	store: OutboxStore,
+	key: OutboxKey,
+	q: OutboxQueue,
+	ids: string[],
+	now: number,
+): Promise<
+	Array<{ ok: true; entry: OutboxEntry } | { ok: false; reason: DeadReason; message: string }>
+> {
+	const sealed = await store.load(q, ids);
+	return ids.map((id, i) => {
+		const opened = openEntry(key, q, id, sealed[i]);
+		if (opened.ok && opened.entry.deadline <= now)
+			return { ok: false, reason: 'expired' as const, message: EXPIRED_MESSAGE };
+		return opened;
+	});
 }
 
 /** A due event a drain hands to the senders: a reference, not the event (which stays sealed). */
@@ -90,6 +183,7 @@ export async function drainDue(
 	options: { now: number; limit: number; platform?: string; leaseMs?: number },
 ): Promise<DrainResult> {
 	const result: DrainResult = { due: [], deadLettered: [] };
+	const writes = new OutboxWrites();
 	for (const q of await store.queues()) {
 		if (options.platform && q.platform !== options.platform) continue;
 		const left = options.limit - result.due.length;
@@ -103,7 +197,7 @@ export async function drainDue(
 					? { reason: 'expired' as const, message: EXPIRED_MESSAGE }
 					: undefined;
 			if (dead) {
-				await store.deadLetter(q, id, dead.reason, dead.message, options.now);
+				writes.dead(q, id, dead.reason, dead.message);
 				result.deadLettered.push({ ...q, event_id: id, reason: dead.reason });
 				continue;
 			}
@@ -116,6 +210,7 @@ export async function drainDue(
 				attempts: entry.attempts,
 			});
 		}
+		await writes.flush(store, options.now);
 	}
 	return result;
 }
@@ -129,9 +224,32 @@ export interface DrainedSend {
 
 /**
  * After a drained event was sent: delivered (or already there) → removed; failed retryably, or
- * skipped with "retry later" (Google's too-recent answers) → queued again with one more attempt (or `expired` past its window); anything else → dead
- * letter `rejected` with the platform's message.
+ * skipped with "retry later" (Google's too-recent answers) → queued again with one more attempt
+ * (the platform's Retry-After honoured; `expired` past its window); anything else → dead letter
+ * `rejected` with the platform's message. The write goes into `writes`.
  */
+export function planSettle(
+	key: OutboxKey,
+	q: OutboxQueue,
+	entry: OutboxEntry,
+	sent: DrainedSend,
+	options: { now: number; retryAfterMs?: number; random?: () => number },
+	writes: OutboxWrites,
+): Queued | { delivered: true } {
+	if (sent.status === 'sent' || sent.status === 'duplicate') {
+		writes.remove(q, entry.event_id);
+		return { delivered: true };
+	}
+	if ((sent.status === 'failed' || sent.status === 'skipped') && sent.retryable) {
+		const next = { ...entry, attempts: entry.attempts + 1, last_error: sent.error };
+		return planQueue(key, q, next, options, writes);
+	}
+	const message = sent.error ?? `not sent (${sent.status})`;
+	writes.dead(q, entry.event_id, 'rejected', message);
+	return { queued: false, reason: 'rejected', message };
+}
+
+/** planSettle for one event, written at once. */
 export async function settleDrained(
 	store: OutboxStore,
 	key: OutboxKey,
@@ -140,15 +258,8 @@ export async function settleDrained(
 	sent: DrainedSend,
 	options: { now: number; retryAfterMs?: number; random?: () => number },
 ): Promise<Queued | { delivered: true }> {
-	if (sent.status === 'sent' || sent.status === 'duplicate') {
-		await store.remove(q, entry.event_id);
-		return { delivered: true };
-	}
-	if ((sent.status === 'failed' || sent.status === 'skipped') && sent.retryable) {
-		const next = { ...entry, attempts: entry.attempts + 1, last_error: sent.error };
-		return queueEvent(store, key, q, next, options);
-	}
-	const message = sent.error ?? `not sent (${sent.status})`;
-	await store.deadLetter(q, entry.event_id, 'rejected', message, options.now);
-	return { queued: false, reason: 'rejected', message };
+	const writes = new OutboxWrites();
+	const settled = planSettle(key, q, entry, sent, options, writes);
+	await writes.flush(store, options.now);
+	return settled;
 }

@@ -1,4 +1,5 @@
-import type { RedisClient } from '../dedup/redisClient';
+import { isClusterClient, type RedisClient } from '../dedup/redisClient';
+import type { KeptLedgerWrite } from '../dispatch/types';
 import { DEFAULT_KEY_PREFIX } from '../dedup/types';
 import type { Platform } from '../types';
 
@@ -21,6 +22,22 @@ export interface OutboxEntry {
 	deadline: number;
 	last_error?: string;
 	queued_at: number;
+	/**
+	 * The stage-ledger write a successful send makes (KeptLedgerWrite: the ledger key — record
+	 * id hashed — and the non-personal facts the ledger keeps). Absent without a ledger.
+	 */
+	ledger?: KeptLedgerWrite;
+}
+
+/**
+ * Writes to one queue, applied together in one script (one round trip): entries queued (or
+ * queued again) with their next try, entries removed (delivered), entries moved to dead letters
+ * with the reason (`sealed`: the entry to keep, when it changed; else the one queued).
+ */
+export interface QueueWrites {
+	enqueue: Array<{ id: string; sealed: string; dueAt: number }>;
+	remove: string[];
+	dead: Array<{ id: string; reason: DeadReason; message: string; sealed?: string }>;
 }
 
 /** Why an entry is in dead letters (`expired`: its platform's event-time window passed). */
@@ -51,12 +68,29 @@ for _, id in ipairs(ids) do
 end
 return out`;
 
-const TO_DEAD = `
-local sealed = redis.call('HGET', KEYS[2], ARGV[1])
-redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('HDEL', KEYS[2], ARGV[1])
-redis.call('HSET', KEYS[3], ARGV[1], cjson.encode({reason = ARGV[2], message = ARGV[3], at = tonumber(ARGV[4]), sealed = sealed or ''}))
-return sealed and 1 or 0`;
+const APPLY = `
+local now = tonumber(ARGV[1])
+local i = 5
+for _ = 1, tonumber(ARGV[2]) do
+  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+  redis.call('ZADD', KEYS[1], ARGV[i + 2], ARGV[i])
+  i = i + 3
+end
+for _ = 1, tonumber(ARGV[3]) do
+  redis.call('ZREM', KEYS[1], ARGV[i])
+  redis.call('HDEL', KEYS[2], ARGV[i])
+  i = i + 1
+end
+for _ = 1, tonumber(ARGV[4]) do
+  local id = ARGV[i]
+  local sealed = ARGV[i + 3]
+  if sealed == '' then sealed = redis.call('HGET', KEYS[2], id) or '' end
+  redis.call('ZREM', KEYS[1], id)
+  redis.call('HDEL', KEYS[2], id)
+  redis.call('HSET', KEYS[3], id, cjson.encode({reason = ARGV[i + 1], message = ARGV[i + 2], at = now, sealed = sealed}))
+  i = i + 4
+end
+return 1`;
 
 const REPLAY = `
 local moved = 0
@@ -102,9 +136,38 @@ export class OutboxStore {
 
 	/** Queues an entry (sealed) for `dueAt`; the same event id queued again replaces it. */
 	async enqueue(q: OutboxQueue, id: string, sealed: string, dueAt: number): Promise<void> {
+		await this.apply(q, { enqueue: [{ id, sealed, dueAt }], remove: [], dead: [] }, dueAt);
+	}
+
+	/**
+	 * Applies a queue's writes in one script (atomic for the queue) and — when entries were
+	 * queued or dead-lettered — lists the queue (SADD, every time: a list lost to eviction comes
+	 * back with the next write). One round trip (a pipeline); two on a Cluster, where the list
+	 * is in another slot.
+	 */
+	async apply(q: OutboxQueue, writes: QueueWrites, now: number): Promise<void> {
+		const { enqueue, remove, dead } = writes;
+		if (enqueue.length + remove.length + dead.length === 0) return;
 		const k = this.keys(q);
-		await this.client.multi().hset(k.entries, id, sealed).zadd(k.due, dueAt, id).exec();
-		await this.client.sadd(this.index, `${q.platform}|${q.destination}`);
+		const args = [String(now), String(enqueue.length), String(remove.length), String(dead.length)];
+		for (const e of enqueue) args.push(e.id, e.sealed, String(e.dueAt));
+		args.push(...remove);
+		for (const d of dead) args.push(d.id, d.reason, d.message.slice(0, 300), d.sealed ?? '');
+		const listed = enqueue.length + dead.length > 0;
+		const member = `${q.platform}|${q.destination}`;
+		if (!listed || isClusterClient(this.client)) {
+			await this.client.eval(APPLY, 3, k.due, k.entries, k.dead, ...args);
+			if (listed) await this.client.sadd(this.index, member);
+			return;
+		}
+		const replies = await this.client
+			.pipeline()
+			.eval(APPLY, 3, k.due, k.entries, k.dead, ...args)
+			.sadd(this.index, member)
+			.exec();
+		const failed = (replies ?? []).find(([error]) => error);
+		if (failed) throw failed[0];
+		if (!replies) throw new Error('the outbox write got no reply');
 	}
 
 	async queues(): Promise<OutboxQueue[]> {
@@ -144,8 +207,7 @@ export class OutboxStore {
 
 	/** Removes a delivered entry. */
 	async remove(q: OutboxQueue, id: string): Promise<void> {
-		const k = this.keys(q);
-		await this.client.multi().zrem(k.due, id).hdel(k.entries, id).exec();
+		await this.apply(q, { enqueue: [], remove: [id], dead: [] }, 0);
 	}
 
 	/** Writes an entry back with its next try (after a retryable failure). */
@@ -155,19 +217,7 @@ export class OutboxStore {
 
 	/** Moves an entry to dead letters with the reason (its sealed event kept for Replay). */
 	async deadLetter(q: OutboxQueue, id: string, reason: DeadReason, message: string, now: number) {
-		const k = this.keys(q);
-		await this.client.eval(
-			TO_DEAD,
-			3,
-			k.due,
-			k.entries,
-			k.dead,
-			id,
-			reason,
-			message.slice(0, 300),
-			String(now),
-		);
-		await this.client.sadd(this.index, `${q.platform}|${q.destination}`);
+		await this.apply(q, { enqueue: [], remove: [], dead: [{ id, reason, message }] }, now);
 	}
 
 	async pendingCount(q: OutboxQueue): Promise<number> {

@@ -70,6 +70,24 @@ export function tallyResults(
 	return increments;
 }
 
+/**
+ * Corrections for results the outbox took after the dispatch counted them: each moves from what
+ * it was counted as (`failed`, `skipped`; none when it was not counted) to `queued` or
+ * `dead_lettered`, so the report never shows a queued event as failed.
+ */
+export function outboxMoveIncrements(
+	moves: ReadonlyArray<{ from?: string; to: 'queued' | 'dead_lettered' }>,
+): Record<string, number> {
+	const increments: Record<string, number> = {};
+	const add = (field: string, n: number) => (increments[field] = (increments[field] ?? 0) + n);
+	for (const { from, to } of moves) {
+		if (from === to) continue;
+		if (from) add(from, -1);
+		add(to, 1);
+	}
+	return increments;
+}
+
 export interface DestinationStats {
 	platform: Platform;
 	destination: string;
@@ -80,6 +98,13 @@ export interface DestinationStats {
 	failed: number;
 	/** Stage events older than the platform accepts (never sent); shown only when there were some. */
 	expired?: number;
+	/**
+	 * Events kept in the outbox for a later try (docs/outbox.md), not counted as failed: a queued
+	 * event is counted again when its drain sends it (`sent`). Shown only when there were some.
+	 */
+	queued?: number;
+	/** Events moved to the outbox's dead letters (refused, expired, unreadable); shown when some. */
+	dead_lettered?: number;
 	/** Average match-quality estimate (0–10) of the events sent. */
 	match_quality: number | null;
 	/** For each match key: how many sent events carried it, and their share of all sent. */
@@ -219,8 +244,8 @@ export function summarizeStats(
 			if (!Number.isFinite(n)) continue;
 			if (field === 'sent' || field === 'duplicate' || field === 'skipped' || field === 'failed') {
 				entry[field] += n;
-			} else if (field === 'expired') {
-				entry.expired = (entry.expired ?? 0) + n;
+			} else if (field === 'expired' || field === 'queued' || field === 'dead_lettered') {
+				entry[field] = (entry[field] ?? 0) + n;
 			} else if (tallyRequestField(field, n, entry.reqs, entry.reqStatuses)) {
 				continue;
 			} else if (field === 'mq_sum') {
@@ -233,6 +258,11 @@ export function summarizeStats(
 	}
 	return [...byDestination.values()]
 		.map(({ mqSum, reqs, reqStatuses, ...stats }) => {
+			// An outbox correction whose counted result fell out of the window would go below 0.
+			stats.failed = Math.max(0, stats.failed);
+			stats.skipped = Math.max(0, stats.skipped);
+			for (const field of ['expired', 'queued', 'dead_lettered'] as const)
+				if (stats[field] !== undefined && stats[field]! <= 0) delete stats[field];
 			if (reqs.size > 0) stats.requests = reportedRequests(reqs, reqStatuses);
 			for (const key of Object.keys(stats.match_keys)) {
 				const { count } = stats.match_keys[key];

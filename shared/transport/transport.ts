@@ -77,6 +77,8 @@ export interface TransportOptions {
 	 * connection, unknown host, TLS handshake) are retried either way.
 	 */
 	resendUnknownOutcomes?: boolean;
+	/** Told of every request's final result (see Transport.observed). */
+	onResult?: (result: TransportResult) => void;
 }
 
 /** The final answer for one logical request, after retries. Never throws for HTTP/network failures. */
@@ -95,6 +97,11 @@ export type TransportResult =
 			 * have it. Without `resendUnknownOutcomes` the transport stops at the first such one.
 			 */
 			outcomeUnknown?: boolean;
+			/**
+			 * How long the platform asked to wait on the last attempt (its Retry-After, or a
+			 * retry delay its error map read), ms: what a later try (the outbox) should honour.
+			 */
+			retryAfterMs?: number;
 	  };
 
 /**
@@ -228,10 +235,36 @@ export class Transport {
 		return new Transport({ ...this.options, resendUnknownOutcomes: resend });
 	}
 
+	/**
+	 * The same transport (executor, policy, logger), also telling `onResult` each request's final
+	 * result — e.g. the send stage keeping the platform's Retry-After for the outbox.
+	 */
+	observed(onResult: (result: TransportResult) => void): Transport {
+		const before = this.options.onResult;
+		return new Transport({
+			...this.options,
+			resendUnknownOutcomes: this.resendUnknown,
+			onResult: (result) => {
+				before?.(result);
+				onResult(result);
+			},
+		});
+	}
+
 	async request(
 		request: HttpRequest,
 		classify: Classifier,
 		secrets: readonly string[] = [],
+	): Promise<TransportResult> {
+		const result = await this.requestWithRetries(request, classify, secrets);
+		this.options.onResult?.(result);
+		return result;
+	}
+
+	private async requestWithRetries(
+		request: HttpRequest,
+		classify: Classifier,
+		secrets: readonly string[],
 	): Promise<TransportResult> {
 		const started = this.clock();
 		const { maxRetries, maxTotalMs } = this.policy;
@@ -281,6 +314,9 @@ export class Transport {
 					response: outcome.response,
 					attempts: attempt,
 					...(unknown ? { outcomeUnknown: true } : {}),
+					...(outcome.retryAfterMs !== undefined
+						? { retryAfterMs: Math.max(outcome.retryAfterMs, 0) }
+						: {}),
 				};
 			}
 			this.options.logger?.warn(

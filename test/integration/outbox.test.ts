@@ -1,15 +1,19 @@
 import type Redis from 'ioredis';
 import {
 	drainDue,
+	openDrained,
 	outboxKey,
 	OutboxStore,
+	OutboxWrites,
+	planQueue,
+	planSettle,
 	queueEvent,
 	settleDrained,
 	type OutboxEntry,
 	type OutboxQueue,
 } from '../../shared/outbox';
 import { waitForReady } from '../../shared/dedup';
-import { dropPrefix, testRedis, uniquePrefix } from '../support/redisClient';
+import { dropPrefix, testRedis, uniquePrefix, watchCommands } from '../support/redisClient';
 
 const key = outboxKey('outbox-integration-secret-0001');
 const q: OutboxQueue = { platform: 'meta', destination: 'px1' };
@@ -142,5 +146,73 @@ describe('outbox in real Redis', () => {
 		expect(drained.due.map((d) => d.event_id)).toEqual(['a']);
 		expect(await store.purge(q, 'all')).toBe(1);
 		expect(await store.deadLetters(q)).toEqual([]);
+	});
+	it('a run with many events costs a fixed number of round trips: one script + SADD to write, one HMGET to read', async () => {
+		const n = 300;
+		const ids = Array.from({ length: n }, (_, i) => `b${i}`);
+		let watch = await watchCommands(redis);
+		const writes = new OutboxWrites();
+		for (const id of ids) planQueue(key, q, entry(id), { now: 0, dueAt: 0 }, writes);
+		await writes.flush(store, 0);
+		expect(await watch.stop()).toEqual(['eval', 'sadd']);
+		expect(await store.pendingCount(q)).toBe(n);
+
+		watch = await watchCommands(redis);
+		const drained = await drainDue(store, key, { now: 1, limit: n });
+		expect(drained.due).toHaveLength(n);
+		const opened = await openDrained(store, key, q, ids, 1);
+		expect(await watch.stop()).toEqual(['smembers', 'eval', 'hmget']);
+		expect(opened.every((o) => o.ok)).toBe(true);
+
+		// Settled in one go: a third delivered, a third queued again, a third refused.
+		watch = await watchCommands(redis);
+		const settle = new OutboxWrites();
+		opened.forEach((o, i) => {
+			if (!o.ok) return;
+			const sent =
+				i % 3 === 0
+					? { status: 'sent' as const }
+					: i % 3 === 1
+						? { status: 'failed' as const, retryable: true, error: '503' }
+						: { status: 'failed' as const, retryable: false, error: 'invalid' };
+			planSettle(key, q, o.entry, sent, { now: HOUR }, settle);
+		});
+		await settle.flush(store, HOUR);
+		expect(await watch.stop()).toEqual(['eval', 'sadd']);
+		expect(await store.pendingCount(q)).toBe(n / 3);
+		const dead = await store.deadLetters(q);
+		expect(dead).toHaveLength(n / 3);
+		expect(dead.every((d) => d.reason === 'rejected' && d.message === 'invalid')).toBe(true);
+		// The dead letters keep their sealed events: replayed, they open again.
+		expect(await store.replay(q, 'all', 2 * HOUR)).toBe(n / 3);
+		const back = await openDrained(
+			store,
+			key,
+			q,
+			dead.map((d) => d.event_id),
+			2 * HOUR,
+		);
+		expect(back.every((o) => o.ok)).toBe(true);
+	});
+
+	it('an expired next try is dead-lettered with the entry as it stood (its attempts), in the same write', async () => {
+		const writes = new OutboxWrites();
+		const planned = planQueue(
+			key,
+			q,
+			entry('x', { deadline: 10_000, attempts: 3 }),
+			{ now: 0 },
+			writes,
+		);
+		expect(planned).toMatchObject({ queued: false, reason: 'expired' });
+		await writes.flush(store, 0);
+		expect(await store.pendingCount(q)).toBe(0);
+		expect((await store.deadLetters(q))[0]).toMatchObject({ event_id: 'x', reason: 'expired' });
+		await store.replay(q, ['x'], 0);
+		const [opened] = await openDrained(store, key, q, ['x'], 10_000);
+		expect(opened).toMatchObject({ ok: false, reason: 'expired' });
+		const [loaded] = await store.load(q, ['x']);
+		const { open } = await import('../../shared/outbox/crypto');
+		expect(open<OutboxEntry>(key, loaded!, `meta|px1|x`).attempts).toBe(3);
 	});
 });

@@ -1,8 +1,10 @@
 import type { IDataObject, INode, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { LeadCapiOutboxTrigger } from '../../nodes/LeadCapiOutboxTrigger/LeadCapiOutboxTrigger.node';
 import { LeadCapiDeadLetters } from '../../nodes/LeadCapiDeadLetters/LeadCapiDeadLetters.node';
+import { IdentityNormalizer } from '../../nodes/IdentityNormalizer/IdentityNormalizer.node';
 import { MetaConversions } from '../../nodes/MetaConversions/MetaConversions.node';
-import { webLead } from '../support/leads';
+import { outbox } from '../../shared';
+import { crmLead, webLead } from '../support/leads';
 import { runExecute } from './support/context';
 import { nodeRedis } from './support/redis';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -11,6 +13,12 @@ const { startMetaStandIn } = require('../standins/meta.js');
 const TOKEN = 'EAAG-node-test-token-0123456789';
 const OUTBOX_KEY = { secret: 'node-test-outbox-key-0123456789' };
 const PLATFORM_DOWN = { status: 503, headers: { 'retry-after': '0' } };
+/** Meta rate-limiting: 429 and "come back in 2 minutes" (longer than the in-run budget of 60 s). */
+const THROTTLED_120 = {
+	status: 429,
+	headers: { 'retry-after': '120' },
+	body: { error: { message: 'Application request limit reached', code: 4 } },
+};
 
 /** n8n's polling context as the trigger uses it: parameters, credentials, logger. */
 function pollContext(params: IDataObject, credentials: Record<string, IDataObject>) {
@@ -258,5 +266,189 @@ describe('outbox through the nodes (real Redis, Meta stand-in)', () => {
 		);
 		expect(again.map((r) => r.status)).toEqual(['duplicate']);
 		expect(standIn.received).toHaveLength(5);
+	});
+	describe('Retry-After, counters and the stage ledger', () => {
+		const T = Date.parse('2026-12-01T12:00:00Z');
+		afterEach(() => outbox.setOutboxClock());
+		/** The outbox's clock at `ms` (trigger, senders): no waiting, no rewriting of due times. */
+		const at = (ms: number) => outbox.setOutboxClock(() => ms);
+
+		it('429 with Retry-After: 120 → queued due no sooner than 120 s later (not the 30–60 s backoff), and the item says so; the drain does not take it before then', async () => {
+			at(T);
+			standIn.queueFaults([THROTTLED_120]);
+			const out = await runExecute(meta, [webLead(40) as unknown as IDataObject], {
+				credentials: credentials(),
+			});
+			const [r] = json(out.outputs[0]);
+			expect(r).toMatchObject({ status: 'queued', outbox: { attempts: 1, retry_after_s: 120 } });
+			expect(Date.parse(String((r.outbox as IDataObject).next_try))).toBe(T + 120_000);
+			expect((r.warnings as string[]).join(' ')).toMatch(/asked to wait 120 s \(Retry-After\)/);
+			// The first attempt's backoff is at most 60 s; 61 s and 119 s later it is still not due.
+			at(T + 61_000);
+			expect(await poll()).toBeNull();
+			at(T + 119_999);
+			expect(await poll()).toBeNull();
+			at(T + 120_000);
+			const drained = (await poll())![0];
+			expect(drained.map((d) => (d.json.outbox as IDataObject).event_id)).toEqual([r.event_id]);
+			const sent = json(
+				(await runExecute(meta, drained, { credentials: credentials() })).outputs[0],
+			);
+			expect(sent[0]).toMatchObject({ status: 'sent', event_id: r.event_id });
+			expect(standIn.received.map((e) => e.event.event_id)).toEqual([r.event_id]);
+		});
+
+		it('Retry-After as an HTTP date, answered to a drained send: queued again for that date', async () => {
+			at(T);
+			standIn.queueFaults(Array(5).fill(PLATFORM_DOWN));
+			await runExecute(meta, [webLead(41) as unknown as IDataObject], {
+				credentials: credentials(),
+			});
+			at(T + 3_600_000);
+			const drained = (await poll())![0];
+			// The transport reads the date against the real clock: 10 minutes from now.
+			const until = Date.now() + 600_000;
+			standIn.queueFaults([
+				{ ...THROTTLED_120, headers: { 'retry-after': new Date(until).toUTCString() } },
+			]);
+			const [again] = json(
+				(await runExecute(meta, drained, { credentials: credentials() })).outputs[0],
+			);
+			expect(again).toMatchObject({ status: 'queued', outbox: { attempts: 2 } });
+			const asked = (again.outbox as IDataObject).retry_after_s as number;
+			// HTTP dates have whole seconds: 599–600 s.
+			expect(asked).toBeGreaterThanOrEqual(599);
+			expect(asked).toBeLessThanOrEqual(600);
+			expect(Date.parse(String((again.outbox as IDataObject).next_try))).toBeGreaterThanOrEqual(
+				T + 3_600_000 + 598_000,
+			);
+			at(T + 3_600_000 + 590_000);
+			expect(await poll()).toBeNull();
+		});
+
+		it('without Retry-After the next try is the backoff with jitter (attempt 1: 30–60 s)', async () => {
+			at(T);
+			standIn.queueFaults(Array(5).fill({ status: 503 }));
+			const [r] = json(
+				(
+					await runExecute(meta, [webLead(42) as unknown as IDataObject], {
+						credentials: credentials(),
+					})
+				).outputs[0],
+			);
+			expect(r.status).toBe('queued');
+			expect((r.outbox as IDataObject).retry_after_s).toBeUndefined();
+			const wait = Date.parse(String((r.outbox as IDataObject).next_try)) - T;
+			expect(wait).toBeGreaterThanOrEqual(30_000);
+			expect(wait).toBeLessThanOrEqual(60_000);
+		});
+
+		it('the Health Report counts queued and dead-lettered events on their own, not as failed', async () => {
+			const report = async () => {
+				const { outputs } = await runExecute(new IdentityNormalizer(), [{}], {
+					params: { operation: 'report', platforms: ['meta'] },
+					credentials: { leadCapiRedisApi: redis.credential() },
+				});
+				return json(outputs[0]);
+			};
+			at(Date.now());
+			// Three leads queued (platform down), one refused for good (not retryable: failed).
+			standIn.queueFaults(Array(5).fill(PLATFORM_DOWN));
+			await runExecute(meta, [webLead(50), webLead(51), webLead(52)] as unknown as IDataObject[], {
+				credentials: credentials(),
+			});
+			standIn.queueFaults([
+				{ status: 400, body: { error: { message: 'Invalid parameter', code: 100 } } },
+			]);
+			await runExecute(meta, [webLead(53) as unknown as IDataObject], {
+				credentials: credentials(),
+				onError: 'continueRegularOutput',
+			});
+			expect(await report()).toEqual([
+				expect.objectContaining({ destination: '1234567890', queued: 3, failed: 1, sent: 0 }),
+			]);
+			expect((await report())[0].dead_lettered).toBeUndefined();
+
+			// The drain: one delivered, one refused (dead letter), one failing again (queued again).
+			await timePasses();
+			const drained = (await poll())![0];
+			standIn.queueFaults([
+				{ status: 400, body: { error: { message: 'Invalid parameter', code: 100 } } },
+			]);
+			await runExecute(meta, [drained[0]], {
+				credentials: credentials(),
+				onError: 'continueRegularOutput',
+			});
+			await runExecute(meta, [drained[1]], { credentials: credentials() });
+			standIn.queueFaults(Array(5).fill(PLATFORM_DOWN));
+			await runExecute(meta, [drained[2]], { credentials: credentials() });
+			expect(await report()).toEqual([
+				expect.objectContaining({ queued: 4, dead_lettered: 1, failed: 1, sent: 1 }),
+			]);
+
+			// Deliver → Via Outbox: each queued event counts as queued (its send counts as sent later).
+			await runExecute(meta, [webLead(54) as unknown as IDataObject], {
+				credentials: credentials(),
+				params: { deliver: 'outbox' },
+			});
+			expect(await report()).toEqual([
+				expect.objectContaining({ queued: 5, dead_lettered: 1, failed: 1, sent: 1 }),
+			]);
+		});
+
+		it('a stage event sent via the outbox leaves the same ledger entry as a direct send', async () => {
+			at(Date.now());
+			const stageLead = crmLead(60, {
+				stage: 'qualified',
+				stage_at: new Date(Date.now() - 2 * 3_600_000).toISOString(),
+				lead_created_at: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+				click: { gclid: 'Cj0KCQ-test-gclid', fbclid: 'IwAR-test-fbclid' },
+				attributes: { meta_lead_id: '998877665544' },
+			}) as unknown as IDataObject;
+			const params = { event: 'fromStage' };
+			// Direct: the same lead under another key prefix (same event id, its own ledger).
+			const directRedis = { ...redis.credential(), keyPrefix: `${redis.prefix}:direct` };
+			const direct = await runExecute(meta, [stageLead], {
+				params,
+				credentials: { ...credentials(), leadCapiRedisApi: directRedis },
+			});
+			expect(json(direct.outputs[0])[0]).toMatchObject({ status: 'sent', event_name: 'qualified' });
+
+			// Via the outbox: the platform down, queued, drained later.
+			standIn.queueFaults(Array(5).fill(PLATFORM_DOWN));
+			const queued = json(
+				(await runExecute(meta, [stageLead], { params, credentials: credentials() })).outputs[0],
+			);
+			expect(queued[0]).toMatchObject({
+				status: 'queued',
+				event_id: json(direct.outputs[0])[0].event_id,
+			});
+			const ledgerKeys = async (prefix: string) => redis.admin.keys(`${prefix}:ledger:*`);
+			expect(await ledgerKeys(redis.prefix)).toEqual([]);
+			await timePasses();
+			const drained = (await poll())![0];
+			const sent = json(
+				(await runExecute(meta, drained, { credentials: credentials() })).outputs[0],
+			);
+			expect(sent[0]).toMatchObject({ status: 'sent', event_id: queued[0].event_id });
+
+			const [viaKey] = await ledgerKeys(redis.prefix);
+			const [directKey] = await ledgerKeys(`${redis.prefix}:direct`);
+			expect(viaKey).toBe(directKey.replace(`${redis.prefix}:direct:`, `${redis.prefix}:`));
+			const via = await redis.admin.hgetall(viaKey);
+			expect(via).toEqual(await redis.admin.hgetall(directKey));
+			expect(via).toMatchObject({
+				'stage:qualified': String(queued[0].event_time),
+				'id:gclid': 'Cj0KCQ-test-gclid',
+				'id:lead_id': '998877665544',
+				first_event_id: queued[0].event_id,
+			});
+			expect(await redis.admin.pttl(viaKey)).toBeGreaterThan(89 * 86_400_000);
+			// The ledger now has this stage: the lead sent again is not sent (same as after a direct send).
+			const again = json(
+				(await runExecute(meta, [stageLead], { params, credentials: credentials() })).outputs[0],
+			);
+			expect(again[0].status).toBe('duplicate');
+		});
 	});
 });

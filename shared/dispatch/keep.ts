@@ -1,0 +1,73 @@
+import { ledgerWriteFor, stageOf } from '../ledger';
+import { ledgerWrites } from '../ledger/stage';
+import type { LedgerWrite } from '../ledger/types';
+import type { Candidate, RunState } from './runState';
+import type { KeptFacts, SendOutcome } from './types';
+
+/**
+ * What an event that may be sent later (the outbox) keeps from this dispatch: the platform's
+ * Retry-After, and the stage-ledger write its send will make — made now by the ledger's own
+ * ledgerWriteFor from the record, which a later send no longer has (a drained event carries no
+ * record). A drained event passes on what it kept.
+ */
+export function keptFacts(
+	run: RunState<unknown, unknown>,
+	c: Candidate,
+	outcome?: SendOutcome,
+): KeptFacts {
+	const retryAfterMs =
+		outcome && (outcome.status === 'failed' || outcome.status === 'skipped')
+			? outcome.retryAfterMs
+			: undefined;
+	const kept: KeptFacts = retryAfterMs !== undefined ? { retryAfterMs } : {};
+	if (c.item.prebuilt) {
+		if (c.item.prebuilt.ledger) kept.ledger = c.item.prebuilt.ledger;
+		return kept;
+	}
+	if (!run.ledger || c.ledgerKey === undefined) return kept;
+	const write = ledgerWriteFor({
+		key: c.ledgerKey,
+		gateKey: c.key,
+		ttlMs: run.ledger.ttlMs,
+		record: c.item.record,
+		eventName: c.item.eventName,
+		eventId: c.eventId,
+		eventTime: c.eventTime,
+	});
+	const stage = stageOf(c.item.record);
+	kept.ledger = {
+		key: write.key,
+		set: write.set,
+		setIfAbsent: write.setIfAbsent,
+		...(stage !== undefined ? { stage } : {}),
+	};
+	return kept;
+}
+
+/**
+ * The ledger writes of the events a settle commits: built from the record for events of this
+ * run (ledgerWrites), as kept for drained ones — so a stage sent via the outbox leaves the same
+ * ledger entry as a direct send.
+ */
+export function settleLedgerWrites(
+	run: RunState<unknown, unknown>,
+	candidates: readonly Candidate[],
+	commit: readonly string[],
+): LedgerWrite[] | undefined {
+	if (!run.ledger) return undefined;
+	const direct = candidates.filter((c) => !c.item.prebuilt);
+	const writes = ledgerWrites(run, direct, commit) ?? [];
+	const committing = new Set(commit);
+	for (const c of candidates) {
+		const kept = c.item.prebuilt?.ledger;
+		if (!kept || !committing.has(c.key)) continue;
+		writes.push({
+			key: kept.key,
+			gateKey: c.key,
+			ttlMs: run.ledger.ttlMs,
+			set: kept.set,
+			setIfAbsent: kept.setIfAbsent,
+		});
+	}
+	return writes.length > 0 ? writes : undefined;
+}
