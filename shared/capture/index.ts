@@ -127,10 +127,14 @@ function processHubSpot(
 ): CaptureOutcome {
 	const found = hubspotStageChanges(body);
 	if (found.kind === 'ignored') return { kind: 'ignored', status: 200, reason: found.reason };
-	if (found.kind === 'invalid') return { kind: 'rejected', status: found.status, reason: found.reason };
+	if (found.kind === 'invalid')
+		return { kind: 'rejected', status: found.status, reason: found.reason };
 	const outcomes = found.changes.map((change): { index: number; outcome: CaptureOutcome } => {
 		if (change.kind === 'refused') {
-			return { index: change.index, outcome: { kind: 'rejected', status: 400, reason: change.reason } };
+			return {
+				index: change.index,
+				outcome: { kind: 'rejected', status: 400, reason: change.reason },
+			};
 		}
 		const problem = hubspotChangeProblem(change.event);
 		const outcome: CaptureOutcome = problem
@@ -149,10 +153,16 @@ function combineOutcomes(
 	outcomes: ReadonlyArray<{ index: number; outcome: CaptureOutcome }>,
 	label: string,
 ): CaptureOutcome {
-	const accepted = outcomes.flatMap(({ outcome }) => (outcome.kind === 'accepted' ? [outcome] : []));
-	const refused = outcomes.flatMap(({ index, outcome }) =>
-		outcome.kind === 'rejected' ? [{ index, status: outcome.status, reason: outcome.reason }] : [],
-	).sort((a, b) => a.index - b.index);
+	const accepted = outcomes.flatMap(({ outcome }) =>
+		outcome.kind === 'accepted' ? [outcome] : [],
+	);
+	const refused = outcomes
+		.flatMap(({ index, outcome }) =>
+			outcome.kind === 'rejected'
+				? [{ index, status: outcome.status, reason: outcome.reason }]
+				: [],
+		)
+		.sort((a, b) => a.index - b.index);
 	if (accepted.length === 0) {
 		const first = refused[0];
 		return {

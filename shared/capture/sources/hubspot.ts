@@ -43,7 +43,11 @@ export function hubspotStageChanges(
 		return { kind: 'invalid', status: 400, reason: 'malformed HubSpot body: no events array' };
 	}
 	if (!events.some(isObject)) {
-		return { kind: 'invalid', status: 400, reason: 'malformed HubSpot body: no event objects in the array' };
+		return {
+			kind: 'invalid',
+			status: 400,
+			reason: 'malformed HubSpot body: no event objects in the array',
+		};
 	}
 	const changes: HubSpotChange[] = [];
 	events.forEach((event, index) => {
