@@ -20,7 +20,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const n8n = require('./n8n/n8n.js');
-const { startDemoPlatforms } = require('./n8n/demo.js');
+const { startDemoPlatforms, localizeTemplate } = require('./n8n/demo.js');
 const { ensureRedis } = require('./local/redis.js');
 
 const OWNER = { email: 'dev@example.com', password: 'Lead-Capi-Dev-1' };
@@ -51,6 +51,7 @@ async function main() {
 					microsoft: 18085,
 					google: 18086,
 					googleDataManager: 18087,
+					hubspot: 18088,
 				},
 		keyPrefix: CHECK ? `leadcapi-devcheck-${Date.now()}` : undefined,
 	});
@@ -62,12 +63,15 @@ async function main() {
 		.filter((f) => f.endsWith('.json'))
 		.map((f) => path.join(n8n.REPO, 'examples', f));
 	for (const file of examples) {
-		const workflow = JSON.parse(fs.readFileSync(file, 'utf8'));
+		// HubSpot's CRM API, which the stage template reads, is answered by a local stand-in too.
+		const workflow = localizeTemplate(JSON.parse(fs.readFileSync(file, 'utf8')), platforms);
 		const hasWebhook = workflow.nodes.some(
 			(/** @type {{ type: string }} */ n) =>
 				/webhook|Trigger$/i.test(n.type) && !/manualTrigger/.test(n.type),
 		);
-		n8n.importWorkflow(home, env, file, { activate: hasWebhook });
+		const local = path.join(userFolder, `example-${path.basename(file)}`);
+		fs.writeFileSync(local, JSON.stringify(workflow, null, 2));
+		n8n.importWorkflow(home, env, local, { activate: hasWebhook });
 	}
 
 	const server = await n8n.startServer(home, env, {
@@ -91,6 +95,7 @@ async function main() {
 			([name, standIn]) =>
 				`  ${name} stand-in: ${standIn.url} (what it received: GET ${standIn.url}/__standin/received)`,
 		),
+		`  HubSpot CRM API stand-in (the stage template's deal and contact reads): ${platforms.hubspot.url}`,
 		`  dedup Redis: ${redis.url}${redis.started ? ' (started for this session)' : ''}`,
 		`  demo site with the capture script: ${demoSite.url}/pricing?fbclid=IwAR_demo&utm_source=fb (type a work email, then submit)`,
 		`  try: curl -X POST ${server.baseUrl}/webhook/crm-deal-won -H 'content-type: application/json' \\`,
