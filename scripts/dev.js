@@ -20,7 +20,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const n8n = require('./n8n/n8n.js');
-const { startDemoPlatforms, localizeTemplate } = require('./n8n/demo.js');
+const { startDemoPlatforms, localizeTemplate, TOKENS } = require('./n8n/demo.js');
 const { ensureRedis } = require('./local/redis.js');
 
 const OWNER = { email: 'dev@example.com', password: 'Lead-Capi-Dev-1' };
@@ -54,6 +54,11 @@ async function main() {
 					hubspot: 18088,
 				},
 		keyPrefix: CHECK ? `leadcapi-devcheck-${Date.now()}` : undefined,
+	});
+	// A deal the HubSpot stage template can read: its amount, and a contact with a click id.
+	platforms.hubspot.addDeal('42', { amount: '1200', deal_currency_code: 'USD' }, {
+		id: '4201',
+		properties: { email: 'buyer@example.com', country: 'US', hs_google_click_id: 'Cj0KCQiA-dev-deal-42' },
 	});
 	const credentialsFile = path.join(userFolder, 'demo-credentials.json');
 	fs.writeFileSync(credentialsFile, JSON.stringify(platforms.credentials, null, 2));
@@ -95,11 +100,15 @@ async function main() {
 			([name, standIn]) =>
 				`  ${name} stand-in: ${standIn.url} (what it received: GET ${standIn.url}/__standin/received)`,
 		),
-		`  HubSpot CRM API stand-in (the stage template's deal and contact reads): ${platforms.hubspot.url}`,
+		`  HubSpot CRM API stand-in (the stage template's deal and contact reads): ${platforms.hubspot.url} (deal 42 seeded)`,
 		`  dedup Redis: ${redis.url}${redis.started ? ' (started for this session)' : ''}`,
 		`  demo site with the capture script: ${demoSite.url}/pricing?fbclid=IwAR_demo&utm_source=fb (type a work email, then submit)`,
 		`  try: curl -X POST ${server.baseUrl}/webhook/crm-deal-won -H 'content-type: application/json' \\`,
 		`         -d '{"objectId":42,"properties":{"amount":{"value":"1200"},"deal_currency_code":{"value":"USD"}},"contact":{"email":"buyer@example.com","country":"US"}}'`,
+		`  try a HubSpot stage change (signed as HubSpot's v1 signature, with the demo webhook secret):`,
+		`       body='[{"eventId":1,"occurredAt":'$(date +%s000)',"subscriptionType":"deal.propertyChange","objectId":42,"propertyName":"dealstage","propertyValue":"qualifiedtobuy"}]'`,
+		`       curl -X POST ${server.baseUrl}/webhook/hubspot-deal-stages -H 'content-type: application/json' -H 'x-hubspot-signature-version: v1' \\`,
+		`         -H "x-hubspot-signature: $(printf '%s%s' '${TOKENS.webhook}' "$body" | sha256sum | cut -d' ' -f1)" -d "$body"`,
 		`  logs: ${path.join(userFolder, 'n8n.log')}    stop: Ctrl-C`,
 		'',
 	];
