@@ -97,18 +97,24 @@ describe('stage templates in a real n8n', () => {
 		// batches are not promised in time order): each change is its own item, oldest first.
 		const requests = [
 			[dealStage(7001, 'lead', hoursAgo(50)), dealStage(7002, 'lead', hoursAgo(50))],
-			[dealStage(7001, 'qualifiedtobuy', hoursAgo(30)), dealStage(7002, 'closedlost', hoursAgo(20))],
+			// A bad element (no stage) between two good ones: refused alone, the others go on.
+			[dealStage(7001, 'qualifiedtobuy', hoursAgo(30)), dealStage(7003, '', hoursAgo(25)), dealStage(7002, 'closedlost', hoursAgo(20))],
 			[dealStage(7001, 'closedwon', hoursAgo(1)), dealStage(7001, 'appointmentscheduled', hoursAgo(10))],
 		].map((events) => JSON.stringify(events));
 		const answers = [];
 		for (const [i, body] of requests.entries()) {
 			const res = await post('hubspot-deal-stages', body, hubspotHeaders(body));
-			answers.push([res.status, ((await res.json()) as { leads: number }).leads]);
+			const answer = (await res.json()) as { leads: number; refused?: Array<{ index: number; reason: string }> };
+			answers.push([res.status, answer.leads, answer.refused ?? []]);
 			// One request at a time, as a lead's stages happen: wait for this one's events.
 			const expected = [2, 4, 6][i];
 			await until(() => metaEvents().length >= expected, 30_000, `${expected} stage events at Meta`);
 		}
-		expect(answers).toEqual([[200, 2], [200, 2], [200, 2]]);
+		expect(answers).toEqual([
+			[200, 2, []],
+			[200, 2, [{ index: 1, reason: 'propertyValue (the stage) is missing or empty' }]],
+			[200, 2, []],
+		]);
 		await until(() => platforms.standIns.google.adjustments.length === 2, 30_000, 'the restatement and the retraction at Google');
 
 		// HubSpot retries (no 200 seen, or a replay): every request again, and a wrongly signed one.
@@ -119,6 +125,10 @@ describe('stage templates in a real n8n', () => {
 		const meta = metaEvents();
 		expect(meta.map((e) => e.event_name).sort()).toEqual(['Booked', 'Lead', 'Lead', 'Lost', 'Qualified', 'Won']);
 		expect(new Set(meta.map((e) => e.event_id)).size).toBe(6);
+		// Deal 7001's stages reached Meta in the order they happened, Booked before Won although
+		// HubSpot's request listed Won first.
+		const ids7001 = ['Lead', 'Qualified', 'Booked', 'Won'].map((name) => sha(`${DESTINATIONS.metaPixel}|${name}|7001`));
+		expect(meta.filter((e) => ids7001.includes(e.event_id)).map((e) => e.event_name)).toEqual(['Lead', 'Qualified', 'Booked', 'Won']);
 		expect(meta.find((e) => e.event_name === 'Won')).toMatchObject({
 			event_id: sha(`${DESTINATIONS.metaPixel}|Won|7001`),
 			action_source: 'system_generated',
