@@ -4,7 +4,8 @@
  * `npm run dev`: a real n8n 1.123.x on http://127.0.0.1:5678 with this package loaded, the
  * example workflows imported (webhook examples active), their credentials pointing at loopback
  * stand-ins of all five platforms (Meta 18081, Pinterest 18083, TikTok 18084, Microsoft 18085,
- * Google Ads API 18086, Google Data Manager 18087) and a local Redis; a demo site with the
+ * Google Ads API 18086, Google Data Manager 18087), of HubSpot's CRM API (18088, for the stage
+ * template) and a local Redis; a demo site with the
  * capture script on 18082. Ctrl-C
  * stops everything it started.
  *
