@@ -70,7 +70,8 @@ export function hubspotStageChanges(
 /** Stage changes by occurredAt (a missing or unreadable time keeps its batch position last). */
 function inTimeOrder(changes: HubSpotChange[]): HubSpotChange[] {
 	const time = (c: HubSpotChange) => {
-		const value = c.kind === 'change' ? Number(ownValue(c.event, 'occurredAt')) : NaN;
+		const raw = c.kind === 'change' ? readText(ownValue(c.event, 'occurredAt')) : undefined;
+		const value = raw === undefined ? NaN : Number(raw);
 		return Number.isFinite(value) ? value : Number.POSITIVE_INFINITY;
 	};
 	return changes
