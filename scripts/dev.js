@@ -4,7 +4,8 @@
  * `npm run dev`: a real n8n 1.123.x on http://127.0.0.1:5678 with this package loaded, the
  * example workflows imported (webhook examples active), their credentials pointing at loopback
  * stand-ins of all five platforms (Meta 18081, Pinterest 18083, TikTok 18084, Microsoft 18085,
- * Google Ads API 18086, Google Data Manager 18087) and a local Redis; a demo site with the
+ * Google Ads API 18086, Google Data Manager 18087), of HubSpot's CRM API (18088, for the stage
+ * template) and a local Redis; a demo site with the
  * capture script on 18082. Ctrl-C
  * stops everything it started.
  *
@@ -20,7 +21,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const n8n = require('./n8n/n8n.js');
-const { startDemoPlatforms } = require('./n8n/demo.js');
+const { startDemoPlatforms, localizeTemplate, TOKENS } = require('./n8n/demo.js');
 const { ensureRedis } = require('./local/redis.js');
 
 const OWNER = { email: 'dev@example.com', password: 'Lead-Capi-Dev-1' };
@@ -51,8 +52,14 @@ async function main() {
 					microsoft: 18085,
 					google: 18086,
 					googleDataManager: 18087,
+					hubspot: 18088,
 				},
 		keyPrefix: CHECK ? `leadcapi-devcheck-${Date.now()}` : undefined,
+	});
+	// A deal the HubSpot stage template can read: its amount, and a contact with a click id.
+	platforms.hubspot.addDeal('42', { amount: '1200', deal_currency_code: 'USD' }, {
+		id: '4201',
+		properties: { email: 'buyer@example.com', country: 'US', hs_google_click_id: 'Cj0KCQiA-dev-deal-42' },
 	});
 	const credentialsFile = path.join(userFolder, 'demo-credentials.json');
 	fs.writeFileSync(credentialsFile, JSON.stringify(platforms.credentials, null, 2));
@@ -62,12 +69,15 @@ async function main() {
 		.filter((f) => f.endsWith('.json'))
 		.map((f) => path.join(n8n.REPO, 'examples', f));
 	for (const file of examples) {
-		const workflow = JSON.parse(fs.readFileSync(file, 'utf8'));
+		// HubSpot's CRM API, which the stage template reads, is answered by a local stand-in too.
+		const workflow = localizeTemplate(JSON.parse(fs.readFileSync(file, 'utf8')), platforms);
 		const hasWebhook = workflow.nodes.some(
 			(/** @type {{ type: string }} */ n) =>
 				/webhook|Trigger$/i.test(n.type) && !/manualTrigger/.test(n.type),
 		);
-		n8n.importWorkflow(home, env, file, { activate: hasWebhook });
+		const local = path.join(userFolder, `example-${path.basename(file)}`);
+		fs.writeFileSync(local, JSON.stringify(workflow, null, 2));
+		n8n.importWorkflow(home, env, local, { activate: hasWebhook });
 	}
 
 	const server = await n8n.startServer(home, env, {
@@ -91,10 +101,15 @@ async function main() {
 			([name, standIn]) =>
 				`  ${name} stand-in: ${standIn.url} (what it received: GET ${standIn.url}/__standin/received)`,
 		),
+		`  HubSpot CRM API stand-in (the stage template's deal and contact reads): ${platforms.hubspot.url} (deal 42 seeded)`,
 		`  dedup Redis: ${redis.url}${redis.started ? ' (started for this session)' : ''}`,
 		`  demo site with the capture script: ${demoSite.url}/pricing?fbclid=IwAR_demo&utm_source=fb (type a work email, then submit)`,
 		`  try: curl -X POST ${server.baseUrl}/webhook/crm-deal-won -H 'content-type: application/json' \\`,
 		`         -d '{"objectId":42,"properties":{"amount":{"value":"1200"},"deal_currency_code":{"value":"USD"}},"contact":{"email":"buyer@example.com","country":"US"}}'`,
+		`  try a HubSpot stage change (signed as HubSpot's v1 signature, with the demo webhook secret):`,
+		`       body='[{"eventId":1,"occurredAt":'$(date +%s000)',"subscriptionType":"deal.propertyChange","objectId":42,"propertyName":"dealstage","propertyValue":"qualifiedtobuy"}]'`,
+		`       curl -X POST ${server.baseUrl}/webhook/hubspot-deal-stages -H 'content-type: application/json' -H 'x-hubspot-signature-version: v1' \\`,
+		`         -H "x-hubspot-signature: $(printf '%s%s' '${TOKENS.webhook}' "$body" | sha256sum | cut -d' ' -f1)" -d "$body"`,
 		`  logs: ${path.join(userFolder, 'n8n.log')}    stop: Ctrl-C`,
 		'',
 	];

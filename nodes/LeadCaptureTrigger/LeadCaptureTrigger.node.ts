@@ -352,13 +352,26 @@ export class LeadCaptureTrigger implements INodeType {
 		}
 
 		const { record } = outcome;
-		// A Meta leadgen delivery may carry several leads: one item each.
+		// A Meta leadgen delivery or a HubSpot batch may carry several leads or stages: one item each.
 		const records = outcome.records ?? [record];
 		for (const warning of outcome.warnings) this.logger.warn(`Lead Capture Trigger: ${warning}`);
+		// An element refused on its own is counted like a refused delivery; the others go on.
+		const refusedElements = outcome.refused ?? [];
+		for (const element of refusedElements) {
+			await recordRefusal(this, { status: element.status, reason: element.reason, source, clientKey });
+		}
 		if (this.getNodeParameter('captureLog') === 'redis') {
 			for (const each of records) await appendToCaptureLog(this, each, settings, clientKey);
 		}
-		answer(res, 200, { ok: true, record_id: record.record_id, state: record.state, leads: records.length });
+		answer(res, 200, {
+			ok: true,
+			record_id: record.record_id,
+			state: record.state,
+			leads: records.length,
+			...(refusedElements.length > 0
+				? { refused: refusedElements.map(({ index, reason }) => ({ index, reason })) }
+				: {}),
+		});
 		return {
 			workflowData: [records.map((each) => ({ json: each as IDataObject }))],
 			noWebhookResponse: true,

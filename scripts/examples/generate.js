@@ -209,3 +209,95 @@ const googleAction = (state) => ({
 	wf.link(manual, [preview]);
 	wf.write('typeform-lead-with-preview.json');
 }
+
+// 5. HubSpot deal stage webhook → Meta Conversion Leads (CRM events) + Google Ads restate / retract.
+{
+	const wf = new Workflow('tplHubSpotStage1', 'Template: HubSpot deal stages → Meta Conversion Leads + Google Ads restate / retract', '5e5e5e5e-5171-4e00');
+	const hubspot = wf.trigger('HubSpot Deal Stages', [0, 180], { source: 'hubspot', path: 'hubspot-deal-stages', authentication: 'signature', captureLog: 'off', settings: {} }, SECRET);
+	// HubSpot's stage events carry the deal id and the stage only: the amount, the deal's contact
+	// and its click id are read from HubSpot's CRM API (a private app token, n8n's own credential).
+	const api = 'https://api.hubapi.com/crm/v3/objects';
+	const read = (/** @type {string} */ name, /** @type {number[]} */ position, /** @type {string} */ url) =>
+		wf.add(name, 'n8n-nodes-base.httpRequest', position, {
+			url,
+			authentication: 'predefinedCredentialType',
+			nodeCredentialType: 'hubspotAppToken',
+			options: {},
+		}, { typeVersion: 4.2, credentials: { hubspotAppToken: cred('hubspot') }, onError: 'continueRegularOutput' });
+	const deal = read('Read Deal', [240, 180], `=${api}/deals/{{ $json.record_id }}?properties=amount,deal_currency_code&associations=contacts`);
+	const contact = read('Read Contact', [480, 180], `=${api}/contacts/{{ $json.associations?.contacts?.results?.[0]?.id ?? 'none' }}?properties=email,phone,firstname,lastname,country,hs_google_click_id,hs_facebook_click_id`);
+	// The lead record of each stage: the stage renamed from HubSpot's pipeline ids (edit the map
+	// for your pipeline), the contact's data, the deal's amount.
+	const stageNames = "{ lead: 'Lead', qualifiedtobuy: 'Qualified', appointmentscheduled: 'Booked', closedwon: 'Won', closedlost: 'Lost' }";
+	const stage = "$('HubSpot Deal Stages').item.json";
+	const record = wf.add('Stage Record', 'n8n-nodes-base.set', [720, 180], {
+		mode: 'raw',
+		jsonOutput: `={{ {
+  record_id: ${stage}.record_id,
+  state: 'lead',
+  occurred_at: ${stage}.occurred_at,
+  stage: (${stageNames})[${stage}.stage] ?? ${stage}.stage,
+  stage_at: ${stage}.stage_at,
+  attributes: ${stage}.attributes,
+  contact: { email: $json.properties?.email, phone: $json.properties?.phone, first_name: $json.properties?.firstname, last_name: $json.properties?.lastname, country: $json.properties?.country, external_id: $json.id },
+  click: { gclid: $json.properties?.hs_google_click_id, fbclid: $json.properties?.hs_facebook_click_id },
+  value: { amount: $('Read Deal').item.json.properties?.amount, currency: $('Read Deal').item.json.properties?.deal_currency_code }
+} }}`,
+		options: {},
+	}, { typeVersion: 3.4 });
+	wf.link(hubspot, [deal]);
+	wf.link(deal, [contact]);
+	wf.link(contact, [record]);
+	const googleAds = { api: 'googleAdsApi', customerId: '123-456-7890', conversionAction: { __rl: true, mode: 'id', value: DESTINATIONS.googleConversionAction } };
+	const googleCredentials = { credentials: { leadCapiGoogleAdsOAuth2Api: cred('google'), ...REDIS } };
+	wf.link(record, [
+		wf.sender('meta', 'Meta Conversion Leads', [1000, 0], {
+			event: 'fromStage',
+			eventSource: 'crm',
+			leadEventSource: 'HubSpot',
+			options: { stageOrder: 'Lead, Qualified, Booked, Won' },
+		}),
+		// The deal's first stage event uploads the lead conversion (once per deal): the original the
+		// adjustments below find in the stage ledger.
+		wf.sender('google', 'Google Ads: Lead Conversion', [1000, 180], { ...googleAds, operation: 'send', event: 'fromState' }),
+		wf.sender('google', 'Google Ads: Restate Won / Retract Lost', [1000, 360], {
+			...googleAds,
+			operation: 'adjust',
+			adjustment: 'fromStage',
+			originalEvent: 'ledger',
+		}),
+	]);
+	for (const name of ['Google Ads: Lead Conversion', 'Google Ads: Restate Won / Retract Lost']) {
+		Object.assign(/** @type {Record<string, unknown>} */ (wf.nodes.find((n) => /** @type {{ name: string }} */ (n).name === name)), googleCredentials);
+	}
+	wf.write('hubspot-deal-stages-meta-crm-google-adjust.json');
+}
+
+// 6. Meta Lead Ads (the leadgen webhook) → Lead as a CRM event; the CRM's later stages by lead id.
+{
+	const wf = new Workflow('tplMetaLeadAds01', 'Template: Meta Lead Ads → Lead and later CRM stages to Meta Conversion Leads', '6f6f6f6f-5171-4e00');
+	const crm = { eventSource: 'crm', leadEventSource: 'n8n CRM' };
+	const leadgen = wf.trigger('Meta Lead Ads', [0, 0], { source: 'metaLeadAds', path: 'meta-lead-ads', authentication: 'signature', metaVerifyToken: 'demo-verify-token', captureLog: 'off', settings: {} }, SECRET);
+	wf.link(leadgen, [wf.sender('meta', 'Meta: Lead', [300, 0], { event: 'custom', customEventName: 'Lead', ...crm })]);
+	const map = (/** @type {string} */ leadPath, /** @type {string} */ bodyPath) => ({ path: leadPath, bodyPath });
+	const stages = wf.trigger('CRM Stage Changes', [0, 300], {
+		source: 'generic',
+		path: 'meta-lead-stages',
+		authentication: 'signature',
+		captureLog: 'off',
+		recordIdField: 'lead_id',
+		fieldMapping: {
+			field: [
+				map('stage', 'stage'),
+				map('stage_at', 'changed_at'),
+				map('occurred_at', 'changed_at'),
+				map('attributes.meta_lead_id', 'lead_id'),
+				map('value.amount', 'amount'),
+				map('value.currency', 'currency'),
+			],
+		},
+		settings: {},
+	}, SECRET);
+	wf.link(stages, [wf.sender('meta', 'Meta: Lead Stages', [300, 300], { event: 'fromStage', ...crm, options: { stageOrder: 'Lead, Qualified, Booked, Won' } })]);
+	wf.write('meta-lead-ads-stage-events.json');
+}

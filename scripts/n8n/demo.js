@@ -10,6 +10,7 @@ const { startTiktokStandIn } = require('../../test/standins/tiktok.js');
 const { startMicrosoftStandIn } = require('../../test/standins/microsoft.js');
 const { startGoogleStandIn } = require('../../test/standins/google.js');
 const { startGoogleDataManagerStandIn } = require('../../test/standins/googleDataManager.js');
+const { startHubSpotStandIn } = require('../../test/standins/hubspot.js');
 
 /** Credential ids and names as the example workflows reference them. */
 const DEMO = {
@@ -21,7 +22,21 @@ const DEMO = {
 	googleDataManager: { id: 'demoGoogleDmSI01', name: 'Google Data Manager (local stand-in)' },
 	redis: { id: 'demoDedupRedis01', name: 'Dedup Redis (local)' },
 	webhookSecret: { id: 'demoWebhookSecr1', name: 'Webhook secret (local)' },
+	/** n8n's own HubSpot App Token credential, for the HubSpot CRM reads of the stage template. */
+	hubspot: { id: 'demoHubSpotToken', name: 'HubSpot (local stand-in)' },
 };
+
+/** The public API base URLs the templates call with n8n's HTTP Request node. */
+const PUBLIC_APIS = { hubspot: 'https://api.hubapi.com' };
+
+/**
+ * A template as `npm run dev` and the end-to-end suite import it: every URL of a public API the
+ * template calls with an HTTP Request node (HubSpot's CRM reads) pointed at its local stand-in.
+ * @param {unknown} workflow @param {{ hubspot: { url: string } }} platforms
+ */
+function localizeTemplate(workflow, platforms) {
+	return JSON.parse(JSON.stringify(workflow).split(PUBLIC_APIS.hubspot).join(platforms.hubspot.url));
+}
 
 /** The destinations the demo credentials point at. */
 const DESTINATIONS = {
@@ -42,6 +57,7 @@ const DEMO_TOKENS = {
 	tiktok: 'demo-tiktok-token-local-only',
 	microsoft: 'demo-microsoft-token-local-only',
 	googleDeveloper: 'demo-google-developer-token',
+	hubspot: 'demo-hubspot-private-app-token',
 	/** The secret the demo form tools (Typeform, Cal.com…) sign with. */
 	webhook: 'demo-webhook-signing-secret',
 };
@@ -53,7 +69,7 @@ const DEMO_TOKENS = {
  * @param {{
  *   redisUrl: string,
  *   keyPrefix?: string,
- *   ports?: Partial<Record<'meta'|'pinterest'|'tiktok'|'microsoft'|'google'|'googleDataManager', number>>,
+ *   ports?: Partial<Record<'meta'|'pinterest'|'tiktok'|'microsoft'|'google'|'googleDataManager'|'hubspot', number>>,
  *   tokens?: Partial<typeof DEMO_TOKENS>,
  *   metaAppSecret?: string,
  *   googleClientSecret?: string,
@@ -103,6 +119,8 @@ async function startDemoPlatforms(options) {
 		},
 		port: ports.googleDataManager,
 	});
+	// HubSpot's CRM API (not a platform: the stage template reads a deal's contact and amount).
+	const hubspot = await startHubSpotStandIn({ accessToken: TOKENS.hubspot, port: ports.hubspot });
 	const credentials = [
 		{
 			...DEMO.meta,
@@ -165,6 +183,7 @@ async function startDemoPlatforms(options) {
 			},
 		},
 		{ ...DEMO.webhookSecret, type: 'leadCapiWebhookApi', data: { secret: TOKENS.webhook } },
+		{ ...DEMO.hubspot, type: 'hubspotAppToken', data: { appToken: TOKENS.hubspot } },
 		{
 			...DEMO.redis,
 			type: 'leadCapiRedisApi',
@@ -173,9 +192,11 @@ async function startDemoPlatforms(options) {
 	];
 	return {
 		standIns: { meta, pinterest, tiktok, microsoft, google, googleDataManager },
+		hubspot,
 		credentials,
 		close: async () => {
 			await Promise.all([
+				hubspot.close(),
 				meta.close(),
 				pinterest.close(),
 				tiktok.close(),
@@ -187,4 +208,4 @@ async function startDemoPlatforms(options) {
 	};
 }
 
-module.exports = { startDemoPlatforms, DEMO, DESTINATIONS, TOKENS: DEMO_TOKENS };
+module.exports = { startDemoPlatforms, localizeTemplate, DEMO, DESTINATIONS, TOKENS: DEMO_TOKENS };

@@ -11,7 +11,7 @@ import { mapCalcom } from './sources/calcom';
 import { mapCalendly } from './sources/calendly';
 import { mapGeneric } from './sources/generic';
 import { leadgenChanges, leadgenDraft } from './sources/metaLeadgen';
-import { mapHubSpot } from './sources/hubspot';
+import { hubspotChangeProblem, hubspotDraft, hubspotStageChanges } from './sources/hubspot';
 import { mapScript } from './sources/script';
 import { mapTally } from './sources/tally';
 import { mapTypeform } from './sources/typeform';
@@ -41,7 +41,7 @@ export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 
 const SOURCE_MAPPERS: Readonly<
 	Record<
-		Exclude<CaptureSource, 'metaLeadAds'>,
+		Exclude<CaptureSource, 'metaLeadAds' | 'hubspot'>,
 		(body: JsonObject, config: CaptureConfig) => SourceResult
 	>
 > = {
@@ -50,7 +50,6 @@ const SOURCE_MAPPERS: Readonly<
 	tally: mapTally,
 	calendly: mapCalendly,
 	calcom: mapCalcom,
-	hubspot: mapHubSpot,
 	script: mapScript,
 };
 
@@ -81,6 +80,7 @@ export function processCapture(
 	if (!parsed.ok) return { kind: 'rejected', status: parsed.status, reason: parsed.reason };
 
 	if (config.source === 'metaLeadAds') return processLeadgen(parsed.body, request, config, now);
+	if (config.source === 'hubspot') return processHubSpot(parsed.body, request, config, now);
 	const mapped = SOURCE_MAPPERS[config.source](parsed.body, config);
 	if (mapped.kind === 'ignored') return { kind: 'ignored', status: 200, reason: mapped.reason };
 	if (mapped.kind === 'invalid')
@@ -106,20 +106,81 @@ function processLeadgen(
 ): CaptureOutcome {
 	const changes = leadgenChanges(body);
 	if (changes.kind === 'ignored') return { kind: 'ignored', status: 200, reason: changes.reason };
-	const outcomes = changes.values.map((value) =>
-		assembleRecord(leadgenDraft(value), value, request, config, now),
-	);
-	const accepted = outcomes.filter((o) => o.kind === 'accepted');
-	if (accepted.length === 0) return outcomes[0];
-	const warnings = accepted.flatMap((o) => o.warnings);
-	outcomes.forEach((o, i) => {
-		if (o.kind === 'rejected') warnings.push(`leadgen change ${i} left out: ${o.reason}`);
+	const outcomes = changes.values.map((value, index) => ({
+		index,
+		outcome: assembleRecord(leadgenDraft(value), value, request, config, now),
+	}));
+	return combineOutcomes(outcomes, 'leadgen change');
+}
+
+/**
+ * A HubSpot batch (up to 100 events per request): one record per stage change, oldest first.
+ * An element that is not an event, or a stage change without a usable stage or record id, is
+ * refused on its own (a warning and `refused`) and never sinks the others; when none passes,
+ * the first refusal answers.
+ */
+function processHubSpot(
+	body: JsonObject,
+	request: CaptureRequest,
+	config: CaptureConfig,
+	now: number,
+): CaptureOutcome {
+	const found = hubspotStageChanges(body);
+	if (found.kind === 'ignored') return { kind: 'ignored', status: 200, reason: found.reason };
+	if (found.kind === 'invalid')
+		return { kind: 'rejected', status: found.status, reason: found.reason };
+	const outcomes = found.changes.map((change): { index: number; outcome: CaptureOutcome } => {
+		if (change.kind === 'refused') {
+			return {
+				index: change.index,
+				outcome: { kind: 'rejected', status: 400, reason: change.reason },
+			};
+		}
+		const problem = hubspotChangeProblem(change.event);
+		const outcome: CaptureOutcome = problem
+			? { kind: 'rejected', status: 422, reason: problem }
+			: assembleRecord(hubspotDraft(change.event), change.event, request, config, now);
+		return { index: change.index, outcome };
 	});
+	return combineOutcomes(outcomes, 'hubspot event');
+}
+
+/**
+ * The records of a delivery that carries several leads or stages, in the given order; each
+ * refused element is named (`<label> <index> left out: <reason>`) and listed in `refused`.
+ */
+function combineOutcomes(
+	outcomes: ReadonlyArray<{ index: number; outcome: CaptureOutcome }>,
+	label: string,
+): CaptureOutcome {
+	const accepted = outcomes.flatMap(({ outcome }) =>
+		outcome.kind === 'accepted' ? [outcome] : [],
+	);
+	const refused = outcomes
+		.flatMap(({ index, outcome }) =>
+			outcome.kind === 'rejected'
+				? [{ index, status: outcome.status, reason: outcome.reason }]
+				: [],
+		)
+		.sort((a, b) => a.index - b.index);
+	if (accepted.length === 0) {
+		const first = refused[0];
+		return {
+			kind: 'rejected',
+			status: first.status,
+			reason: outcomes.length > 1 ? `${label} ${first.index}: ${first.reason}` : first.reason,
+		};
+	}
+	const warnings = [
+		...new Set(accepted.flatMap((o) => o.warnings)),
+		...refused.map((r) => `${label} ${r.index} left out: ${r.reason}`),
+	];
 	const records = accepted.map((o) => o.record);
 	return {
 		kind: 'accepted',
 		record: records[0],
 		warnings,
 		...(records.length > 1 ? { records } : {}),
+		...(refused.length > 0 ? { refused } : {}),
 	};
 }

@@ -94,6 +94,11 @@ export type CaptureOutcome =
 			 * `record` being the first; absent for one-lead deliveries.
 			 */
 			records?: LeadRecord[];
+			/**
+			 * The elements of such a delivery refused on their own (by their position in the
+			 * request), the others still captured; absent when none was.
+			 */
+			refused?: Array<{ index: number; status: 400 | 401 | 413 | 415 | 422; reason: string }>;
 	  }
 	/** Answered 200 and no execution, e.g. a Calendly cancellation. */
 	| { kind: 'ignored'; status: 200; reason: string }

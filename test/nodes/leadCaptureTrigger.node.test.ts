@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -174,6 +174,64 @@ describe('Lead Capture Trigger node: webhook() answers deliveries before any exe
 			expect((await post(s, body, { 'x-hub-signature-256': hubSign(`${body} `) })).status).toBe(
 				401,
 			);
+			expect(s.executions).toHaveLength(0);
+		});
+	});
+
+	describe('HubSpot (deal and lifecycle stages)', () => {
+		const hubspot = { source: 'hubspot', authentication: 'signature' };
+		/** HubSpot's v1 signature: hex SHA-256 of the client secret followed by the body. */
+		const hubspotSign = (body: string) => ({
+			'x-hubspot-signature': createHash('sha256').update(`${SECRET}${body}`).digest('hex'),
+			'x-hubspot-signature-version': 'v1',
+		});
+		const change = (objectId: unknown, stage: string, secondsAgo: number, eventId: number) => ({
+			eventId,
+			subscriptionId: 4455,
+			portalId: 27356661,
+			appId: 1160452,
+			occurredAt: Date.now() - secondsAgo * 1000,
+			subscriptionType: 'deal.propertyChange',
+			attemptNumber: 0,
+			objectId,
+			propertyName: 'dealstage',
+			propertyValue: stage,
+			changeSource: 'CRM_UI',
+		});
+
+		it('a batch of stage changes starts one execution with one item per change, oldest first; a bad element is refused alone', async () => {
+			const s = await start(hubspot);
+			const body = JSON.stringify([
+				change(6001, 'closedwon', 10, 3),
+				change(6002, 'qualifiedtobuy', 50, 1),
+				change(6001, 'contractsent', 30, 2),
+				change(6003, '', 20, 4),
+			]);
+			const res = await post(s, body, hubspotSign(body));
+			expect(res.status).toBe(200);
+			expect(res.json).toMatchObject({
+				ok: true,
+				record_id: '6002',
+				leads: 3,
+				refused: [{ index: 3, reason: 'propertyValue (the stage) is missing or empty' }],
+			});
+			expect(s.executions).toHaveLength(1);
+			expect(s.executions[0].map((item) => [item.json.record_id, item.json.stage])).toEqual([
+				['6002', 'qualifiedtobuy'],
+				['6001', 'contractsent'],
+				['6001', 'closedwon'],
+			]);
+			expect(s.logs.map((l) => l.message).join('\n')).toMatch(/hubspot event 3 left out: propertyValue/);
+		});
+
+		it('a batch whose only stage change is bad gets 422 and starts nothing; a wrong signature 401', async () => {
+			const s = await start(hubspot);
+			const bad = JSON.stringify([change(null, 'closedwon', 5, 9)]);
+			const refused = await post(s, bad, hubspotSign(bad));
+			expect(refused.status).toBe(422);
+			expect(String(refused.json.error)).toMatch(/^no usable record id/);
+			const good = JSON.stringify([change(6004, 'closedwon', 5, 10)]);
+			expect((await post(s, good, hubspotSign(`${good} `))).status).toBe(401);
 			expect(s.executions).toHaveLength(0);
 		});
 	});

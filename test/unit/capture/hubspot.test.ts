@@ -61,15 +61,87 @@ describe('HubSpot preset: deal stage and lifecycle stage changes', () => {
 		expect(capture([event({ subscriptionType: 'contact.propertyChange' })]).kind).toBe('ignored');
 	});
 
-	it('a batch of several stage changes: the latest is captured and the others are named in a warning', () => {
+	it('a batch of several stage changes: each is its own record with its own stage and time, oldest first', () => {
+		// HubSpot does not promise time order inside a batch: the records come out by occurredAt.
 		const outcome = capture([
-			event({ objectId: 1, occurredAt: NOW - 5_000, propertyValue: 'appointmentscheduled' }),
-			event({ objectId: 2, occurredAt: NOW - 1_000, propertyValue: 'closedlost' }),
+			event({ eventId: 11, objectId: 7, occurredAt: NOW - 1_000, propertyValue: 'closedwon' }),
+			event({ eventId: 12, objectId: 8, occurredAt: NOW - 9_000, propertyValue: 'appointmentscheduled' }),
+			event({ eventId: 13, objectId: 7, occurredAt: NOW - 5_000, propertyValue: 'qualifiedtobuy' }),
+			event({ eventId: 14, subscriptionType: 'contact.creation', propertyName: undefined, objectId: 99 }),
 		]);
-		expect(outcome).toMatchObject({ kind: 'accepted', record: { record_id: '2', stage: 'closedlost' } });
-		expect(outcome.kind === 'accepted' && outcome.warnings).toContain(
-			'this HubSpot batch carried 2 stage changes: the latest (object 2) was captured, 1 not',
+		expect(outcome.kind).toBe('accepted');
+		if (outcome.kind !== 'accepted') return;
+		expect(outcome.records?.map((r) => [r.record_id, r.stage, r.stage_at, r.attributes?.hubspot_event_id])).toEqual([
+			['8', 'appointmentscheduled', NOW - 9_000, '12'],
+			['7', 'qualifiedtobuy', NOW - 5_000, '13'],
+			['7', 'closedwon', NOW - 1_000, '11'],
+		]);
+		expect(outcome.record).toBe(outcome.records?.[0]);
+		expect(outcome.refused).toBeUndefined();
+		expect(outcome.warnings).toEqual([]);
+	});
+
+	it('changes at the same time keep the order of the batch; one change is one record (no records list)', () => {
+		const same = capture([
+			event({ objectId: 1, propertyValue: 'a' }),
+			event({ objectId: 2, propertyValue: 'b' }),
+			event({ objectId: 3, propertyValue: 'c' }),
+		]);
+		expect(same.kind === 'accepted' && same.records?.map((r) => r.record_id)).toEqual(['1', '2', '3']);
+		const one = capture([event()]);
+		expect(one).toMatchObject({ kind: 'accepted', record: { record_id: '123', stage: 'qualifiedtobuy' } });
+		expect(one.kind === 'accepted' && one.records).toBeUndefined();
+	});
+
+	it('a full batch of 100 events is 100 records', () => {
+		const outcome = capture(
+			Array.from({ length: 100 }, (_, i) => event({ eventId: i, objectId: 1000 + i, occurredAt: NOW - 100_000 + i })),
 		);
+		expect(outcome.kind === 'accepted' && outcome.records?.map((r) => r.record_id)).toEqual(
+			Array.from({ length: 100 }, (_, i) => String(1000 + i)),
+		);
+	});
+
+	it('a bad element is refused on its own, named by its position; the other changes are captured', () => {
+		const outcome = capture([
+			event({ objectId: 1, propertyValue: 'qualifiedtobuy', occurredAt: NOW - 3_000 }),
+			'garbage',
+			event({ objectId: 2, propertyValue: '   ', occurredAt: NOW - 2_000 }),
+			event({ objectId: { nested: true }, propertyValue: 'closedwon', occurredAt: NOW - 1_500 }),
+			event({ objectId: 3, propertyValue: 'closedlost', occurredAt: NOW - 1_000 }),
+		]);
+		expect(outcome.kind).toBe('accepted');
+		if (outcome.kind !== 'accepted') return;
+		expect(outcome.records?.map((r) => [r.record_id, r.stage])).toEqual([
+			['1', 'qualifiedtobuy'],
+			['3', 'closedlost'],
+		]);
+		expect(outcome.refused?.map((r) => [r.index, r.status])).toEqual([
+			[1, 400],
+			[2, 422],
+			[3, 422],
+		]);
+		expect(outcome.refused?.[0].reason).toBe('not an event object (a string)');
+		expect(outcome.refused?.[1].reason).toBe('propertyValue (the stage) is missing or empty');
+		expect(outcome.refused?.[2].reason).toMatch(/^no usable record id/);
+		expect(outcome.warnings).toEqual([
+			'hubspot event 1 left out: not an event object (a string)',
+			'hubspot event 2 left out: propertyValue (the stage) is missing or empty',
+			expect.stringMatching(/^hubspot event 3 left out: no usable record id/),
+		]);
+	});
+
+	it('a batch whose every stage change is bad is refused with the first reason; no event objects at all is 400', () => {
+		expect(capture([event({ propertyValue: '' }), event({ objectId: null })])).toMatchObject({
+			kind: 'rejected',
+			status: 422,
+			reason: 'hubspot event 0: propertyValue (the stage) is missing or empty',
+		});
+		expect(capture([1, 'two'])).toMatchObject({
+			kind: 'rejected',
+			status: 400,
+			reason: 'malformed HubSpot body: no event objects in the array',
+		});
 	});
 
 	it('a body that is not HubSpot’s array of events is refused with the reason', () => {
