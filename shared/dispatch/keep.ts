@@ -1,5 +1,5 @@
-import { ledgerWriteFor, stageOf } from '../ledger';
-import { ledgerWrites } from '../ledger/stage';
+import { stageOf } from '../ledger';
+import { candidateLedgerWrite, ledgerWrites } from '../ledger/stage';
 import type { LedgerWrite } from '../ledger/types';
 import type { Candidate, RunState } from './runState';
 import type { KeptFacts, SendOutcome } from './types';
@@ -7,7 +7,7 @@ import type { KeptFacts, SendOutcome } from './types';
 /**
  * What an event that may be sent later (the outbox) keeps from this dispatch: the platform's
  * Retry-After, and the stage-ledger write its send will make — made now by the ledger's own
- * ledgerWriteFor from the record, which a later send no longer has (a drained event carries no
+ * candidateLedgerWrite from the record, which a later send no longer has (a drained event carries no
  * record). A drained event passes on what it kept.
  */
 export function keptFacts(
@@ -24,16 +24,8 @@ export function keptFacts(
 		if (c.item.prebuilt.ledger) kept.ledger = c.item.prebuilt.ledger;
 		return kept;
 	}
-	if (!run.ledger || c.ledgerKey === undefined) return kept;
-	const write = ledgerWriteFor({
-		key: c.ledgerKey,
-		gateKey: c.key,
-		ttlMs: run.ledger.ttlMs,
-		record: c.item.record,
-		eventName: c.item.eventName,
-		eventId: c.eventId,
-		eventTime: c.eventTime,
-	});
+	const write = candidateLedgerWrite(run, c);
+	if (!write) return kept;
 	const stage = stageOf(c.item.record);
 	kept.ledger = {
 		key: write.key,
@@ -58,6 +50,7 @@ export function settleLedgerWrites(
 	const direct = candidates.filter((c) => !c.item.prebuilt);
 	const writes = ledgerWrites(run, direct, commit) ?? [];
 	const committing = new Set(commit);
+	const sentAt = Math.floor(run.clock() / 1000);
 	for (const c of candidates) {
 		const kept = c.item.prebuilt?.ledger;
 		if (!kept || !committing.has(c.key)) continue;
@@ -65,7 +58,7 @@ export function settleLedgerWrites(
 			key: kept.key,
 			gateKey: c.key,
 			ttlMs: run.ledger.ttlMs,
-			set: kept.set,
+			set: { ...kept.set, sent: String(sentAt) },
 			setIfAbsent: kept.setIfAbsent,
 		});
 	}

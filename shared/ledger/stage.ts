@@ -49,6 +49,31 @@ export async function consultLedger(
 	return dropped.size === 0 ? claimed : claimed.filter((c) => !dropped.has(c));
 }
 
+/**
+ * What sending candidate `c` adds to its lead's ledger — the one reading of a sent event for the
+ * ledger, for direct sends and for the write an outbox entry keeps (`sentAt` omitted: a kept write
+ * gets its `sent` when the drain sends it). Undefined without a ledger.
+ */
+export function candidateLedgerWrite(
+	run: RunState<unknown, unknown>,
+	c: Candidate,
+	sentAt?: number,
+): LedgerWrite | undefined {
+	if (!run.ledger || c.ledgerKey === undefined) return undefined;
+	return ledgerWriteFor({
+		key: c.ledgerKey,
+		gateKey: c.key,
+		ttlMs: run.ledger.ttlMs,
+		record: c.item.record,
+		eventName: c.item.eventName,
+		eventId: c.eventId,
+		eventTime: c.eventTime,
+		adjustment: run.adapter.adjusts === true,
+		...(sentAt !== undefined ? { sentAt } : {}),
+		crm: run.adapter.stageTimed?.(run.config) === true,
+	});
+}
+
 /** The ledger writes for the events a settle commits (each gated by its commit). */
 export function ledgerWrites(
 	run: RunState<unknown, unknown>,
@@ -57,23 +82,12 @@ export function ledgerWrites(
 ): LedgerWrite[] | undefined {
 	if (!run.ledger) return undefined;
 	const committing = new Set(commit);
+	const sentAt = Math.floor(run.clock() / 1000);
 	const writes: LedgerWrite[] = [];
 	for (const c of candidates) {
-		if (c.ledgerKey === undefined || !committing.has(c.key)) continue;
-		writes.push(
-			ledgerWriteFor({
-				key: c.ledgerKey,
-				gateKey: c.key,
-				ttlMs: run.ledger.ttlMs,
-				record: c.item.record,
-				eventName: c.item.eventName,
-				eventId: c.eventId,
-				eventTime: c.eventTime,
-				adjustment: run.adapter.adjusts === true,
-				sentAt: Math.floor(run.clock() / 1000),
-				crm: run.adapter.stageTimed?.(run.config) === true,
-			}),
-		);
+		if (!committing.has(c.key)) continue;
+		const write = candidateLedgerWrite(run, c, sentAt);
+		if (write) writes.push(write);
 	}
 	return writes.length > 0 ? writes : undefined;
 }
