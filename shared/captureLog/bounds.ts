@@ -69,6 +69,11 @@ class Clipper {
 		return kept;
 	}
 
+	/** A finite number as is, else text(). */
+	numberOrText(value: unknown, max = MAX_TEXT_CHARS): string | number | undefined {
+		return typeof value === 'number' ? (Number.isFinite(value) ? value : undefined) : this.text(value, max);
+	}
+
 	/** Scalar values under short keys, at most `maxKeys` of them; anything nested is dropped. */
 	scalars(
 		section: string,
@@ -106,7 +111,11 @@ function clipRecord(record: RedactedRecord, clip: Clipper): RedactedRecord {
 	const out: RedactedRecord = {
 		_redacted: true,
 		state: clip.text(record.state),
-		occurred_at: clip.text(record.occurred_at),
+		occurred_at: clip.numberOrText(record.occurred_at),
+		stage: clip.text(record.stage),
+		stage_at: clip.numberOrText(record.stage_at),
+		lead_created_at: clip.numberOrText(record.lead_created_at),
+		previous_stage: clip.text(record.previous_stage),
 		source: compact({
 			kind: clip.text(source?.kind),
 			form_id: clip.text(source?.form_id),
@@ -136,21 +145,42 @@ function clipRecord(record: RedactedRecord, clip: Clipper): RedactedRecord {
 				) as Record<string, true> | undefined)
 			: undefined,
 		value: compact({
-			amount: typeof value?.amount === 'number' && Number.isFinite(value.amount) ? value.amount : undefined,
+			amount: clip.numberOrText(value?.amount),
 			currency: clip.text(value?.currency),
 		}),
 		consent: clip.scalars('consent', record.consent, MAX_CONSENT_KEYS),
 		attributes: clip.scalars('attributes', record.attributes, MAX_ATTRIBUTES),
+		_declared: Array.isArray(record._declared) ? record._declared : undefined,
 	};
 	return compact(out) as RedactedRecord;
 }
 
 const bytesOf = (text: string) => Buffer.byteLength(text, 'utf8');
 
-function serialize(record: RedactedRecord, clip: Clipper): BoundedEntry {
+/**
+ * `_reduced` of the entry as it now is (reduced.ts), from the lead record it was made of: a
+ * function, so every cut recomputes it.
+ */
+export type Reductions = (entry: RedactedRecord) => Record<string, number[]>;
+
+function serialize(record: RedactedRecord, clip: Clipper, reductions?: Reductions): BoundedEntry {
 	const cut: EntryCut | undefined =
 		clip.clipped || clip.dropped.size ? { clipped: clip.clipped, dropped: [...clip.dropped] } : undefined;
-	const bounded = cut ? { ...record, _truncated: cut } : record;
+	const { _reduced: given, ...rest } = record;
+	// Without the lead record, a cut entry cannot say what it reduced: it then says nothing, and
+	// the preview answers for none of its fields (as for an entry of an earlier version).
+	const reduced = clip.dropped.has('_reduced')
+		? undefined
+		: reductions
+			? reductions(rest as RedactedRecord)
+			: cut
+				? undefined
+				: given;
+	const bounded = {
+		...rest,
+		...(reduced ? { _reduced: reduced } : {}),
+		...(cut ? { _truncated: cut } : {}),
+	} as RedactedRecord & { _truncated?: EntryCut };
 	const json = JSON.stringify(bounded);
 	return { record: bounded, json, bytes: bytesOf(json) };
 }
@@ -182,23 +212,35 @@ function dropSection(record: RedactedRecord, path: (typeof SECTION_DROP_ORDER)[n
  * JSON within `maxEntryBytes` (attributes dropped last first, then consent values, then whole
  * sections in SECTION_DROP_ORDER). Always returns an entry: the state survives any cap.
  */
-export function boundEntry(record: RedactedRecord, maxEntryBytes = DEFAULT_MAX_ENTRY_BYTES): BoundedEntry {
+export function boundEntry(
+	record: RedactedRecord,
+	maxEntryBytes = DEFAULT_MAX_ENTRY_BYTES,
+	reductions?: Reductions,
+): BoundedEntry {
 	const max = Math.max(MIN_MAX_ENTRY_BYTES, Math.floor(maxEntryBytes));
 	const clip = new Clipper();
 	const clipped = clipRecord(record, clip);
-	let entry = serialize(clipped, clip);
+	if (record._reduced) clipped._reduced = record._reduced;
+	let entry = serialize(clipped, clip, reductions);
 	for (const section of ['attributes', 'consent'] as const) {
 		while (entry.bytes > max && dropLastKey(clipped, section)) {
 			clip.dropped.add(section);
-			entry = serialize(clipped, clip);
+			entry = serialize(clipped, clip, reductions);
 		}
 	}
 	for (const path of SECTION_DROP_ORDER) {
 		if (entry.bytes <= max) break;
 		if (dropSection(clipped, path)) {
 			clip.dropped.add(path);
-			entry = serialize(clipped, clip);
+			entry = serialize(clipped, clip, reductions);
 		}
+	}
+	if (entry.bytes > max) {
+		// Still too big (a very long `_reduced`): the entry says nothing of what it reduced, so
+		// the preview answers for none of its fields.
+		clip.dropped.add('_reduced');
+		delete clipped._declared;
+		entry = serialize(clipped, clip, reductions);
 	}
 	return entry;
 }
