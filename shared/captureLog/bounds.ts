@@ -1,4 +1,5 @@
 import type { RedactedRecord } from './redact';
+import { keepSections } from './sections';
 
 /**
  * The byte cap of one capture-log entry (the JSON of its redacted record). The capture endpoint
@@ -150,8 +151,9 @@ function clipRecord(record: RedactedRecord, clip: Clipper): RedactedRecord {
 		}),
 		consent: clip.scalars('consent', record.consent, MAX_CONSENT_KEYS),
 		attributes: clip.scalars('attributes', record.attributes, MAX_ATTRIBUTES),
-		_declared: Array.isArray(record._declared) ? record._declared : undefined,
+		_declared: Array.isArray(record._declared) ? [...record._declared] : undefined,
 	};
+	keepSections(out, record);
 	return compact(out) as RedactedRecord;
 }
 
@@ -163,19 +165,24 @@ const bytesOf = (text: string) => Buffer.byteLength(text, 'utf8');
  */
 export type Reductions = (entry: RedactedRecord) => Record<string, number[]>;
 
-function serialize(record: RedactedRecord, clip: Clipper, reductions?: Reductions): BoundedEntry {
+/**
+ * The entry as JSON. `_reduced`: recomputed by `reductions` when given; 'none' leaves it out (to
+ * measure the rest); without either, the given one is kept only while nothing was cut.
+ */
+function serialize(record: RedactedRecord, clip: Clipper, reductions?: Reductions | 'none'): BoundedEntry {
 	const cut: EntryCut | undefined =
 		clip.clipped || clip.dropped.size ? { clipped: clip.clipped, dropped: [...clip.dropped] } : undefined;
 	const { _reduced: given, ...rest } = record;
 	// Without the lead record, a cut entry cannot say what it reduced: it then says nothing, and
 	// the preview answers for none of its fields (as for an entry of an earlier version).
-	const reduced = clip.dropped.has('_reduced')
-		? undefined
-		: reductions
-			? reductions(rest as RedactedRecord)
-			: cut
-				? undefined
-				: given;
+	const reduced =
+		clip.dropped.has('_reduced') || reductions === 'none'
+			? undefined
+			: reductions
+				? reductions(rest as RedactedRecord)
+				: cut
+					? undefined
+					: given;
 	const bounded = {
 		...rest,
 		...(reduced ? { _reduced: reduced } : {}),
@@ -222,18 +229,12 @@ export function boundEntry(
 	const clipped = clipRecord(record, clip);
 	if (record._reduced) clipped._reduced = record._reduced;
 	let entry = serialize(clipped, clip, reductions);
-	for (const section of ['attributes', 'consent'] as const) {
-		while (entry.bytes > max && dropLastKey(clipped, section)) {
-			clip.dropped.add(section);
-			entry = serialize(clipped, clip, reductions);
-		}
-	}
-	for (const path of SECTION_DROP_ORDER) {
-		if (entry.bytes <= max) break;
-		if (dropSection(clipped, path)) {
-			clip.dropped.add(path);
-			entry = serialize(clipped, clip, reductions);
-		}
+	// Cut the rest to what leaves room for `_reduced` as it now is; what is cut adds to it, so
+	// measure again until it fits or nothing is left to cut (`_reduced` is computed once a round).
+	while (entry.bytes > max) {
+		const room = max - (entry.bytes - serialize(clipped, clip, 'none').bytes);
+		if (!cutToFit(clipped, clip, room)) break;
+		entry = serialize(clipped, clip, reductions);
 	}
 	if (entry.bytes > max) {
 		// Still too big (a very long `_reduced`): the entry says nothing of what it reduced, so
@@ -243,4 +244,39 @@ export function boundEntry(
 		entry = serialize(clipped, clip, reductions);
 	}
 	return entry;
+}
+
+/**
+ * Cuts the entry (without `_reduced`) to `room` bytes: declared attributes last first (the key
+ * leaves `_declared` with its value, so the preview no longer answers for it), then the other
+ * attributes and consent values, then whole sections in SECTION_DROP_ORDER. False when nothing
+ * was left to cut.
+ */
+function cutToFit(clipped: RedactedRecord, clip: Clipper, room: number): boolean {
+	let cutAny = false;
+	const size = () => serialize(clipped, clip, 'none').bytes;
+	while (size() > room && clipped._declared?.length) {
+		const key = clipped._declared.pop() as string;
+		if (clipped._declared.length === 0) delete clipped._declared;
+		if (clipped.attributes && Object.prototype.hasOwnProperty.call(clipped.attributes, key)) {
+			delete clipped.attributes[key];
+			if (Object.keys(clipped.attributes).length === 0) delete clipped.attributes;
+		}
+		clip.dropped.add('attributes');
+		cutAny = true;
+	}
+	for (const section of ['attributes', 'consent'] as const) {
+		while (size() > room && dropLastKey(clipped, section)) {
+			clip.dropped.add(section);
+			cutAny = true;
+		}
+	}
+	for (const path of SECTION_DROP_ORDER) {
+		if (size() <= room) break;
+		if (dropSection(clipped, path)) {
+			clip.dropped.add(path);
+			cutAny = true;
+		}
+	}
+	return cutAny;
 }

@@ -1,6 +1,6 @@
 import type { LeadRecord } from '../types';
 import { boundEntry, DEFAULT_MAX_ENTRY_BYTES, type BoundedEntry } from './bounds';
-import { declaredKeys, redactForLog, type RedactOptions } from './redact';
+import { redactForLog, type RedactOptions } from './redact';
 import { reducedShapes } from './reduced';
 
 /**
@@ -13,6 +13,7 @@ export function captureLogEntry(
 	options: RedactOptions = {},
 	maxEntryBytes = DEFAULT_MAX_ENTRY_BYTES,
 ): BoundedEntry {
-	const declared = declaredKeys(options);
-	return boundEntry(redactForLog(record, options), maxEntryBytes, (entry) => reducedShapes(record, entry, declared));
+	return boundEntry(redactForLog(record, options), maxEntryBytes, (entry) =>
+		reducedShapes(record, entry, entry._declared ?? []),
+	);
 }

@@ -7,6 +7,7 @@ import type { LeadRecord } from '../types';
 import { MAX_ATTRIBUTES, MAX_KEY_CHARS } from './bounds';
 import { isToken, looksPersonal, scrubPath, wordsOf } from './scrub';
 import { reducedShapes } from './reduced';
+import { keepSections } from './sections';
 import { MAX_DECLARED_ATTRIBUTES } from '../rules/redacted';
 
 /**
@@ -302,8 +303,11 @@ function allowListed(record: LeadRecord, options: RedactOptions): RedactedRecord
 		consent: safeConsent(record.consent),
 		attributes: safeAttributes(record.attributes, new Set(options.attributes ?? []), identity),
 	};
+	keepSections(redacted, record);
 	return compact(redacted) as RedactedRecord;
 }
+
+
 
 /** A country as written (`US`, `Germany`) when it is a recognised country name or code. */
 function countryName(raw: unknown): string | undefined {

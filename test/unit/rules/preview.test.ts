@@ -19,10 +19,11 @@ function entry(at: number, record: object, seq = 0): PreviewEntry {
  * A capture-log entry written by hand: what it holds is held exactly, and `_reduced` says the live
  * lead had an email (when the entry keeps its domain) and a phone (has_phone), which the log never keeps.
  */
-function loggedEntry(record: { contact?: { email_domain?: string; has_phone?: boolean } }): object {
+function loggedEntry(record: object): object {
+	const { contact } = record as { contact?: { email_domain?: string; has_phone?: boolean } };
 	const reduced: Record<string, number[]> = {};
-	if (record.contact?.email_domain) reduced['contact.email'] = [3, 24];
-	if (record.contact?.has_phone) reduced['contact.phone'] = [3, 15];
+	if (contact?.email_domain) reduced['contact.email'] = [3, 24];
+	if (contact?.has_phone) reduced['contact.phone'] = [3, 15];
 	return { _redacted: true, ...record, _reduced: reduced };
 }
 
