@@ -135,13 +135,10 @@ function reducedOf(record: object): Record<string, unknown> | null {
 		: null;
 }
 
-function declaredOf(record: object): ReadonlySet<string> {
+/** True when `key` is one of the entry's declared attribute keys (`_declared`). */
+function isDeclared(record: object, key: string): boolean {
 	const declared = (record as { _declared?: unknown })._declared;
-	return new Set(
-		Array.isArray(declared)
-			? declared.filter((k): k is string => typeof k === 'string').slice(0, MAX_DECLARED_ATTRIBUTES)
-			: [],
-	);
+	return Array.isArray(declared) && declared.indexOf(key) !== -1 && declared.indexOf(key) < MAX_DECLARED_ATTRIBUTES;
 }
 
 /** True when the capture log accounts for `path` on this entry (LOGGED_PATHS, utm, declared). */
@@ -149,7 +146,7 @@ function isLoggedPath(path: string, record: object): boolean {
 	if (LOGGED_PATHS.includes(path)) return true;
 	const parts = splitPath(path);
 	if (parts.length !== 2 || parts[0] !== 'attributes') return false;
-	return LOGGED_UTM_ATTRIBUTES.includes(parts[1]) || declaredOf(record).has(parts[1]);
+	return LOGGED_UTM_ATTRIBUTES.includes(parts[1]) || isDeclared(record, parts[1]);
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
