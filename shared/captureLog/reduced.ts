@@ -27,7 +27,7 @@ export function reducedShapes(record: object, entry: object, declared: readonly 
 		...declared.map((key) => `attributes.${key}`),
 	]);
 	for (const path of paths) {
-		const parts = splitPath(path);
+		const parts = partsOf(path);
 		const live = readBounded(record, parts, MAX_VALUES_PER_CONDITION);
 		if (!sameRead(live, readBounded(entry, parts, MAX_VALUES_PER_CONDITION))) out[path] = shapeOf(live);
 	}
@@ -49,6 +49,13 @@ export function reducedShapes(record: object, entry: object, declared: readonly 
 		if (!sameRead(live, readBounded(entry, parts, MAX_VALUES_PER_CONDITION))) out['contact.email_domain'] = shapeOf(live);
 	}
 	return out;
+}
+
+const PARTS = new Map<string, string[]>(LOGGED_PATHS.map((path) => [path, splitPath(path)]));
+
+/** The parts of a path (the fixed ones split once). */
+function partsOf(path: string): string[] {
+	return PARTS.get(path) ?? splitPath(path);
 }
 
 /** `[visits, ...lengths]`: each value's text length (as the rules measure it), at most MAX_VALUE_CHARS. */

@@ -272,7 +272,8 @@ export function evaluateCompiled(
 		return result(false, compiled.problem);
 	}
 	let read: ReadValues;
-	if (isRedactedRecord(record)) {
+	const redacted = isRedactedRecord(record);
+	if (redacted) {
 		const logged = readLogged(compiled, record);
 		if ('unknown' in logged) {
 			// What this costs live is unknown: charge the least it can cost (so the entry never runs
@@ -282,7 +283,7 @@ export function evaluateCompiled(
 		}
 		if ('units' in logged) {
 			if (!budget.charge(logged.units, index)) return overBudget();
-			return certain(result(logged.passed, logged.detail, logged.evaluable));
+			return logged.passed && budget.uncertain ? uncertainPass() : result(logged.passed, logged.detail, logged.evaluable);
 		}
 		read = logged.read;
 	} else {
@@ -290,17 +291,21 @@ export function evaluateCompiled(
 	}
 	const values = examinedValues(compiled, read);
 	if (!budget.charge(values.units, index)) return overBudget();
+	let passed: boolean;
+	let detail: string | null;
 	if (values.values.length === 0) {
-		return certain(result(PASS_WHEN_MISSING.has(compiled.matchType), 'field is missing'));
+		passed = PASS_WHEN_MISSING.has(compiled.matchType);
+		detail = 'field is missing';
+	} else {
+		const outcome = match(compiled, values, PII_FIELDS.has(compiled.field));
+		passed = outcome.passed;
+		detail = [outcome.detail, values.cutNote].filter(Boolean).join('; ') || null;
 	}
-	const outcome = match(compiled, values, PII_FIELDS.has(compiled.field));
-	const detail = [outcome.detail, values.cutNote].filter(Boolean).join('; ');
-	return certain(result(outcome.passed, detail || null));
-
 	// On a capture-log entry, after a condition whose live cost is unknown, a pass is uncertain:
 	// the live lead's budget may have run out before this condition (a failure stands either way).
-	function certain(outcome: ConditionResult): ConditionResult {
-		if (!outcome.passed || !budget.uncertain || !isRedactedRecord(record)) return outcome;
+	return passed && redacted && budget.uncertain ? uncertainPass() : result(passed, detail);
+
+	function uncertainPass(): ConditionResult {
 		return result(
 			false,
 			'an earlier condition reads a field the capture log does not keep, so the log cannot tell whether this lead\'s rule budget ran out before this condition live',
@@ -436,10 +441,12 @@ function readLogged(compiled: CompiledCondition, record: object): Logged {
 		}
 		return { read: readConditionValues(compiled, record) };
 	}
-	const field = loggedField(record, compiled.field);
+	const field = loggedField(record, compiled.parts.join('.'));
 	if (field.kind === 'unknown') return { unknown: field.reason };
-	const missingLive = field.kind === 'shape' ? field.lengths.length === 0 : read(compiled.parts).values.length === 0;
-	if (LEDGER_FIELDS.has(compiled.field) && missingLive) return { unknown: LEDGER_REASON };
+	if (LEDGER_FIELDS.has(compiled.field)) {
+		const missingLive = field.kind === 'shape' ? field.lengths.length === 0 : read(compiled.parts).values.length === 0;
+		if (missingLive) return { unknown: LEDGER_REASON };
+	}
 	if (EMAIL_DOMAIN_TYPES.has(compiled.matchType) && compiled.field === 'contact.email') {
 		return readLoggedEmailDomain(compiled, record, field.kind === 'shape' ? field : { ...read(compiled.parts), lengths: [] });
 	}

@@ -142,8 +142,10 @@ function isDeclared(record: object, key: string): boolean {
 }
 
 /** True when the capture log accounts for `path` on this entry (LOGGED_PATHS, utm, declared). */
+const LOGGED_PATH_SET: ReadonlySet<string> = new Set(LOGGED_PATHS);
+
 function isLoggedPath(path: string, record: object): boolean {
-	if (LOGGED_PATHS.includes(path)) return true;
+	if (LOGGED_PATH_SET.has(path)) return true;
 	const parts = splitPath(path);
 	if (parts.length !== 2 || parts[0] !== 'attributes') return false;
 	return LOGGED_UTM_ATTRIBUTES.includes(parts[1]) || isDeclared(record, parts[1]);
@@ -163,7 +165,7 @@ export function loggedField(record: object, path: string): LoggedField {
 			reason: 'this capture was logged by an earlier version, whose entries do not say which fields they reduced',
 		};
 	}
-	const normalized = splitPath(path).join('.');
+	const normalized = path.includes(' ') ? splitPath(path).join('.') : path;
 	if (LOG_OWN_FIELDS.has(normalized)) {
 		return {
 			kind: 'unknown',
