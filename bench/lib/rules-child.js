@@ -6,8 +6,8 @@
  *
  * Each candidate is a rule set that validateRuleSet accepts, at the limits of shared/rules/
  * budget.ts, paired with hostile captures built to make it work as hard as it can: values of
- * the maximum examined length, made of what its patterns backtrack on. N captures (redacted, as
- * the capture log holds them; a few distinct values shared between records, so 100,000 of them
+ * the maximum examined length, made of what its patterns backtrack on. N captures (records the
+ * rules read in full, as they read every field a capture-log entry holds exactly; a few distinct values shared between records, so 100,000 of them
  * fit in memory — every evaluation still does all its work) go through buildPreview, the
  * preview's own code path (decideSend → evaluateRules, the live filter's). Measured after one
  * warm-up: wall and CPU time of buildPreview (median of `reps`), and the outcome counts, which
@@ -39,21 +39,18 @@ function candidates() {
 	const variants = Array.from({ length: 16 }, (_, v) => attributes((i) => distinct(v * 100 + i, as)));
 	const shortVariants = Array.from({ length: 16 }, (_, v) => attributes((i) => distinct(v * 100 + i, 'a'.repeat(150))));
 	const emails = Array.from({ length: 16 }, (_, v) => ({
-		_redacted: true,
 		state: 'partial',
 		contact: { email_domain: `x${v}.${'sub.'.repeat(50)}example-${v}.com` },
 		attributes: shortVariants[v].attributes,
 	}));
 	const record = (/** @type {object[]} */ pool) => (/** @type {number} */ i) => pool[i % pool.length];
 	const sixBranches = Array.from({ length: 16 }, (_, v) => ({
-		_redacted: true,
 		state: 'partial',
 		attributes: attributes((i) => distinct(v * 100 + i, 'abcdef'.repeat(MAX / 6 + 1).slice(0, MAX))),
 	}));
-	const hostile = variants.map((a) => ({ _redacted: true, state: 'partial', attributes: a }));
-	const shortHostile = shortVariants.map((a) => ({ _redacted: true, state: 'partial', attributes: a }));
+	const hostile = variants.map((a) => ({ state: 'partial', attributes: a }));
+	const shortHostile = shortVariants.map((a) => ({ state: 'partial', attributes: a }));
 	const arrays = Array.from({ length: 16 }, (_, v) => ({
-		_redacted: true,
 		state: 'partial',
 		attributes: { list: Array.from({ length: 1000 }, (_, i) => ({ v: distinct(v * 1000 + i, 'a'.repeat(600)) })) },
 	}));

@@ -15,12 +15,14 @@ import {
 	captureScriptSource,
 	namespacedPrefix,
 	CAPTURE_SCRIPT_CONTENT_TYPE,
+	DEFAULT_LOG_LOCATION,
 	processCapture,
 	readClientKey,
 	type CaptureConfig,
 	type CaptureSource,
 	type LeadRecord,
 	type LeadState,
+	type LogLocation,
 	type RedisClient,
 	warnIfMarkersEvictable,
 } from '../../shared';
@@ -35,6 +37,7 @@ interface Settings extends IDataObject {
 	allowedOrigins?: string;
 	clientKey?: string;
 	captureLogAttributes?: string;
+	captureLogLocation?: LogLocation;
 	captureLogMaxEntries?: number;
 	captureLogMaxMb?: number;
 	captureLogName?: string;
@@ -191,6 +194,7 @@ async function appendToCaptureLog(
 				.split(',')
 				.map((key) => key.trim())
 				.filter((key) => key !== ''),
+			location: settings.captureLogLocation ?? DEFAULT_LOG_LOCATION,
 		});
 		if (appended.truncated) {
 			ctx.logger.debug(

@@ -382,6 +382,21 @@ export const captureTriggerProperties: INodeProperties[] = [
 				description: 'Form ID to record (and to derive record IDs with) when the delivery carries none',
 			},
 			{
+				displayName: 'Location in Capture Log',
+				name: 'captureLogLocation',
+				displayOptions: { show: { '/captureLog': ['redis'] } },
+				type: 'options',
+				options: [
+					{ name: 'None', value: 'none', description: 'No country, region or city in the log' },
+					{ name: 'Country', value: 'country', description: 'Country codes only (the lead\'s, the visitor\'s, the phone number\'s)' },
+					{ name: 'Country and Region', value: 'region', description: 'Countries and regions (states, provinces)' },
+					{ name: 'Country, Region and City', value: 'city', description: 'Countries, regions and cities' },
+				],
+				default: 'country',
+				description:
+					'How much of the lead\'s location the capture log keeps for the rule preview. Conditions on a location field the log does not keep preview as "cannot answer"; live leads are checked in full.',
+			},
+			{
 				displayName: 'Max Body Size (KB)',
 				name: 'maxBodyKb',
 				type: 'number',

@@ -1,4 +1,5 @@
 import type { RedactedRecord } from './redact';
+import { keepSections } from './sections';
 
 /**
  * The byte cap of one capture-log entry (the JSON of its redacted record). The capture endpoint
@@ -69,6 +70,11 @@ class Clipper {
 		return kept;
 	}
 
+	/** A finite number as is, else text(). */
+	numberOrText(value: unknown, max = MAX_TEXT_CHARS): string | number | undefined {
+		return typeof value === 'number' ? (Number.isFinite(value) ? value : undefined) : this.text(value, max);
+	}
+
 	/** Scalar values under short keys, at most `maxKeys` of them; anything nested is dropped. */
 	scalars(
 		section: string,
@@ -106,7 +112,11 @@ function clipRecord(record: RedactedRecord, clip: Clipper): RedactedRecord {
 	const out: RedactedRecord = {
 		_redacted: true,
 		state: clip.text(record.state),
-		occurred_at: clip.text(record.occurred_at),
+		occurred_at: clip.numberOrText(record.occurred_at),
+		stage: clip.text(record.stage),
+		stage_at: clip.numberOrText(record.stage_at),
+		lead_created_at: clip.numberOrText(record.lead_created_at),
+		previous_stage: clip.text(record.previous_stage),
 		source: compact({
 			kind: clip.text(source?.kind),
 			form_id: clip.text(source?.form_id),
@@ -136,21 +146,48 @@ function clipRecord(record: RedactedRecord, clip: Clipper): RedactedRecord {
 				) as Record<string, true> | undefined)
 			: undefined,
 		value: compact({
-			amount: typeof value?.amount === 'number' && Number.isFinite(value.amount) ? value.amount : undefined,
+			amount: clip.numberOrText(value?.amount),
 			currency: clip.text(value?.currency),
 		}),
 		consent: clip.scalars('consent', record.consent, MAX_CONSENT_KEYS),
 		attributes: clip.scalars('attributes', record.attributes, MAX_ATTRIBUTES),
+		_declared: Array.isArray(record._declared) ? [...record._declared] : undefined,
 	};
+	keepSections(out, record);
 	return compact(out) as RedactedRecord;
 }
 
 const bytesOf = (text: string) => Buffer.byteLength(text, 'utf8');
 
-function serialize(record: RedactedRecord, clip: Clipper): BoundedEntry {
+/**
+ * `_reduced` of the entry as it now is (reduced.ts), from the lead record it was made of: a
+ * function, so every cut recomputes it.
+ */
+export type Reductions = (entry: RedactedRecord) => Record<string, number[]>;
+
+/**
+ * The entry as JSON. `_reduced`: recomputed by `reductions` when given; 'none' leaves it out (to
+ * measure the rest); without either, the given one is kept only while nothing was cut.
+ */
+function serialize(record: RedactedRecord, clip: Clipper, reductions?: Reductions | 'none'): BoundedEntry {
 	const cut: EntryCut | undefined =
 		clip.clipped || clip.dropped.size ? { clipped: clip.clipped, dropped: [...clip.dropped] } : undefined;
-	const bounded = cut ? { ...record, _truncated: cut } : record;
+	const { _reduced: given, ...rest } = record;
+	// Without the lead record, a cut entry cannot say what it reduced: it then says nothing, and
+	// the preview answers for none of its fields (as for an entry of an earlier version).
+	const reduced =
+		clip.dropped.has('_reduced') || reductions === 'none'
+			? undefined
+			: reductions
+				? reductions(rest as RedactedRecord)
+				: cut
+					? undefined
+					: given;
+	const bounded = {
+		...rest,
+		...(reduced ? { _reduced: reduced } : {}),
+		...(cut ? { _truncated: cut } : {}),
+	} as RedactedRecord & { _truncated?: EntryCut };
 	const json = JSON.stringify(bounded);
 	return { record: bounded, json, bytes: bytesOf(json) };
 }
@@ -182,23 +219,64 @@ function dropSection(record: RedactedRecord, path: (typeof SECTION_DROP_ORDER)[n
  * JSON within `maxEntryBytes` (attributes dropped last first, then consent values, then whole
  * sections in SECTION_DROP_ORDER). Always returns an entry: the state survives any cap.
  */
-export function boundEntry(record: RedactedRecord, maxEntryBytes = DEFAULT_MAX_ENTRY_BYTES): BoundedEntry {
+export function boundEntry(
+	record: RedactedRecord,
+	maxEntryBytes = DEFAULT_MAX_ENTRY_BYTES,
+	reductions?: Reductions,
+): BoundedEntry {
 	const max = Math.max(MIN_MAX_ENTRY_BYTES, Math.floor(maxEntryBytes));
 	const clip = new Clipper();
 	const clipped = clipRecord(record, clip);
-	let entry = serialize(clipped, clip);
+	if (record._reduced) clipped._reduced = record._reduced;
+	let entry = serialize(clipped, clip, reductions);
+	// Cut the rest to what leaves room for `_reduced` as it now is; what is cut adds to it, so
+	// measure again until it fits or nothing is left to cut (`_reduced` is computed once a round).
+	while (entry.bytes > max) {
+		const room = max - (entry.bytes - serialize(clipped, clip, 'none').bytes);
+		if (!cutToFit(clipped, clip, room)) break;
+		entry = serialize(clipped, clip, reductions);
+	}
+	if (entry.bytes > max) {
+		// Still too big (a very long `_reduced`): the entry says nothing of what it reduced, so
+		// the preview answers for none of its fields.
+		clip.dropped.add('_reduced');
+		delete clipped._declared;
+		entry = serialize(clipped, clip, reductions);
+	}
+	return entry;
+}
+
+/**
+ * Cuts the entry (without `_reduced`) to `room` bytes: declared attributes last first (the key
+ * leaves `_declared` with its value, so the preview no longer answers for it), then the other
+ * attributes and consent values, then whole sections in SECTION_DROP_ORDER. False when nothing
+ * was left to cut.
+ */
+function cutToFit(clipped: RedactedRecord, clip: Clipper, room: number): boolean {
+	let cutAny = false;
+	const size = () => serialize(clipped, clip, 'none').bytes;
+	while (size() > room && clipped._declared?.length) {
+		const key = clipped._declared.pop() as string;
+		if (clipped._declared.length === 0) delete clipped._declared;
+		if (clipped.attributes && Object.prototype.hasOwnProperty.call(clipped.attributes, key)) {
+			delete clipped.attributes[key];
+			if (Object.keys(clipped.attributes).length === 0) delete clipped.attributes;
+		}
+		clip.dropped.add('attributes');
+		cutAny = true;
+	}
 	for (const section of ['attributes', 'consent'] as const) {
-		while (entry.bytes > max && dropLastKey(clipped, section)) {
+		while (size() > room && dropLastKey(clipped, section)) {
 			clip.dropped.add(section);
-			entry = serialize(clipped, clip);
+			cutAny = true;
 		}
 	}
 	for (const path of SECTION_DROP_ORDER) {
-		if (entry.bytes <= max) break;
+		if (size() <= room) break;
 		if (dropSection(clipped, path)) {
 			clip.dropped.add(path);
-			entry = serialize(clipped, clip);
+			cutAny = true;
 		}
 	}
-	return entry;
+	return cutAny;
 }

@@ -1,9 +1,10 @@
 import { waitForReady, type RedisClient } from '../dedup/redisClient';
 import { explainOutOfMemory } from '../dedup/memoryReport';
 import type { LeadRecord } from '../types';
-import { boundEntry, DEFAULT_MAX_ENTRY_BYTES, MIN_MAX_ENTRY_BYTES, type EntryCut } from './bounds';
+import { DEFAULT_MAX_ENTRY_BYTES, MIN_MAX_ENTRY_BYTES, type EntryCut } from './bounds';
+import { captureLogEntry } from './entry';
 import { captureLogSize, entryCost, ENTRY_OVERHEAD_BYTES, ENTRY_ROUNDING } from './size';
-import { redactForLog, type RedactedRecord, type RedactOptions } from './redact';
+import type { RedactedRecord, RedactOptions } from './redact';
 
 export const CAPTURE_LOG_WINDOW_MS = 7 * 24 * 3600 * 1000;
 export const DEFAULT_CAPTURE_LOG_MAX_ENTRIES = 100_000;
@@ -168,7 +169,7 @@ export class CaptureLog {
 	 * what uses Redis's memory (describeRedisMemory).
 	 */
 	async append(record: LeadRecord, options: RedactOptions = {}): Promise<CaptureLogAppend> {
-		const entry = boundEntry(redactForLog(record, options), this.maxEntryBytes);
+		const entry = captureLogEntry(record, options, this.maxEntryBytes);
 		await waitForReady(this.client, this.connectTimeoutMs);
 		const minId = Math.max(0, this.clock() - this.windowMs);
 		let reply: [string, number, string];

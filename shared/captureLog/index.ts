@@ -8,7 +8,8 @@ export {
 } from './captureLog';
 export type { CaptureLogAppend, CaptureLogEntry, CaptureLogOptions } from './captureLog';
 export { boundEntry, DEFAULT_MAX_ENTRY_BYTES } from './bounds';
+export { captureLogEntry } from './entry';
 export type { BoundedEntry, EntryCut } from './bounds';
 export { captureLogSize, entryCost, ENTRY_OVERHEAD_BYTES } from './size';
-export { redactForLog } from './redact';
-export type { RedactedRecord } from './redact';
+export { DEFAULT_LOG_LOCATION, redactForLog } from './redact';
+export type { LogLocation, RedactedRecord, RedactOptions } from './redact';

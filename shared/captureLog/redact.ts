@@ -1,10 +1,14 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { normalizeCountry, normalizePhoneText, normalizeRegion, readEmailText } from '../identity';
 import { emailOrBareDomain } from '../rules/email-domains';
-import { readValues } from '../rules/path';
+import { MAX_VALUES_PER_CONDITION } from '../rules/budget';
+import { readBounded, readValues } from '../rules/path';
 import type { LeadRecord } from '../types';
 import { MAX_ATTRIBUTES, MAX_KEY_CHARS } from './bounds';
 import { isToken, looksPersonal, scrubPath, wordsOf } from './scrub';
+import { reducedShapes } from './reduced';
+import { keepSections } from './sections';
+import { MAX_DECLARED_ATTRIBUTES } from '../rules/redacted';
 
 /**
  * What the capture log keeps of a lead: what rules need, no raw email, phone or name.
@@ -15,7 +19,12 @@ import { isToken, looksPersonal, scrubPath, wordsOf } from './scrub';
 export interface RedactedRecord {
 	_redacted: true;
 	state?: string;
-	occurred_at?: string;
+	occurred_at?: string | number;
+	/** The lead's stage (docs/stages.md): a token; its time as a date or timestamp. */
+	stage?: string;
+	stage_at?: string | number;
+	lead_created_at?: string | number;
+	previous_stage?: string;
 	source?: { kind?: string; form_id?: string; page_url?: string; referrer_host?: string };
 	contact?: {
 		/** One domain, or the distinct domains of a list of addresses. */
@@ -30,9 +39,16 @@ export interface RedactedRecord {
 	client?: { country?: string; region?: string };
 	/** Which click ids were present (true), never their values. */
 	click?: Record<string, true>;
-	value?: { amount?: number; currency?: string };
+	value?: { amount?: number | string; currency?: string };
 	consent?: Record<string, unknown>;
 	attributes?: Record<string, string | number | boolean>;
+	/** The attribute keys declared in the trigger's Capture Log Attributes (when any). */
+	_declared?: string[];
+	/**
+	 * The fields whose live value this entry does not hold exactly, each with the live shape
+	 * `[visits, ...value lengths]` (shared/rules/redacted.ts; written by reduced.ts).
+	 */
+	_reduced?: Record<string, number[]>;
 }
 
 const MAX_ATTRIBUTE_LENGTH = 200;
@@ -84,7 +100,7 @@ function placeName(raw: unknown, identity: ReadonlySet<string>): string | undefi
  */
 function emailDomains(raw: unknown): string | string[] | undefined {
 	const domains: string[] = [];
-	for (const value of readValues(raw, [])) {
+	for (const value of readBounded(raw, [], MAX_VALUES_PER_CONDITION).values) {
 		if (typeof value === 'string' && value.length > MAX_EMAIL_CHARS) continue;
 		const domain = emailOrBareDomain(value);
 		if (domain !== null && !domains.includes(domain)) domains.push(domain);
@@ -203,16 +219,41 @@ function safeConsent(raw: unknown): Record<string, unknown> | undefined {
 	return compact(out);
 }
 
+/** How much of the lead's location the log keeps (the trigger's Location in Capture Log). */
+export type LogLocation = 'none' | 'country' | 'region' | 'city';
+/** The default: the country only (docs/capture.md, "Location in Capture Log"). */
+export const DEFAULT_LOG_LOCATION: LogLocation = 'country';
+const LOCATION_LEVEL: Record<LogLocation, number> = { none: 0, country: 1, region: 2, city: 3 };
+
 /** Options of redactForLog. */
 export interface RedactOptions {
 	defaultCountry?: string;
 	/** Attribute keys the user declared (the trigger's Capture Log Attributes); others are not kept. */
 	attributes?: readonly string[];
+	/** Location fields kept (default DEFAULT_LOG_LOCATION). */
+	location?: LogLocation;
 }
 
+/**
+ * The entry the capture log keeps of a lead (the allow-list, docs/capture.md), with `_reduced`
+ * saying which of the fields the rules can ask about it does not hold exactly (reduced.ts).
+ */
 export function redactForLog(record: LeadRecord, options: RedactOptions = {}): RedactedRecord {
+	const redacted = allowListed(record, options);
+	const declared = declaredKeys(options);
+	return { ...redacted, ...(declared.length ? { _declared: declared } : {}), _reduced: reducedShapes(record, redacted, declared) };
+}
+
+/** The declared attribute keys the log accounts for (at most MAX_DECLARED_ATTRIBUTES, distinct). */
+export function declaredKeys(options: RedactOptions): string[] {
+	const keys = (options.attributes ?? []).map((k) => k.trim()).filter((k) => k !== '' && k.length <= MAX_KEY_CHARS);
+	return [...new Set(keys)].slice(0, MAX_DECLARED_ATTRIBUTES);
+}
+
+function allowListed(record: LeadRecord, options: RedactOptions): RedactedRecord {
 	const contact = record.contact ?? {};
 	const identity = identityWords(contact as Record<string, unknown>);
+	const level = LOCATION_LEVEL[options.location ?? DEFAULT_LOG_LOCATION] ?? LOCATION_LEVEL[DEFAULT_LOG_LOCATION];
 	const country = normalizeCountry(first(contact.country)) ?? undefined;
 	const phoneRaw = text(first(contact.phone));
 	const phoneOutcome = phoneRaw
@@ -225,13 +266,16 @@ export function redactForLog(record: LeadRecord, options: RedactOptions = {}): R
 	for (const key of CLICK_KEYS) {
 		if (text(first((record.click as Record<string, unknown> | undefined)?.[key]))) clicks[key] = true;
 	}
-	const amount = Number(record.value?.amount);
 	const redacted: RedactedRecord = {
 		_redacted: true,
 		// Fixed vocabularies: tokens, not read for the lead's own name words (a lead@… address
 		// must not hide the state "lead").
 		state: token(record.state, NO_WORDS),
 		occurred_at: occurredAt(record.occurred_at),
+		stage: token(record.stage, identity),
+		stage_at: occurredAt(record.stage_at),
+		lead_created_at: occurredAt(record.lead_created_at),
+		previous_stage: token(record.previous_stage, identity),
 		source: compact({
 			kind: token(record.source?.kind, NO_WORDS),
 			form_id: token(record.source?.form_id, identity),
@@ -242,24 +286,50 @@ export function redactForLog(record: LeadRecord, options: RedactOptions = {}): R
 			email_domain: emailDomains(contact.email),
 			has_email: readValues(contact, ['email']).length > 0 ? true : undefined,
 			has_phone: readValues(contact, ['phone']).length > 0 ? true : undefined,
-			phone_country: phone ? phoneCountry(phone) : undefined,
-			city: placeName(contact.city, identity),
-			region: normalizeRegion(first(contact.region), { country }) ?? undefined,
-			country,
+			phone_country: phone && level >= 1 ? phoneCountry(phone) : undefined,
+			city: level >= 3 ? placeName(contact.city, identity) : undefined,
+			region: level >= 2 ? regionName(contact.region, country, identity) : undefined,
+			country: level >= 1 ? countryName(contact.country) : undefined,
 		}),
 		client: compact({
-			country: normalizeCountry(record.client?.country) ?? undefined,
-			region: placeName(record.client?.region, identity),
+			country: level >= 1 ? countryName(record.client?.country) : undefined,
+			region: level >= 2 ? placeName(record.client?.region, identity) : undefined,
 		}),
 		click: Object.keys(clicks).length ? clicks : undefined,
 		value: compact({
-			amount: record.value?.amount !== undefined && Number.isFinite(amount) ? amount : undefined,
+			amount: amountOf(record.value?.amount),
 			currency: currencyCode(record.value?.currency),
 		}),
 		consent: safeConsent(record.consent),
 		attributes: safeAttributes(record.attributes, new Set(options.attributes ?? []), identity),
 	};
+	keepSections(redacted, record);
 	return compact(redacted) as RedactedRecord;
+}
+
+
+
+/** A country as written (`US`, `Germany`) when it is a recognised country name or code. */
+function countryName(raw: unknown): string | undefined {
+	const t = text(raw);
+	return t !== undefined && t.length <= 64 && normalizeCountry(t) !== null ? (raw as string) : undefined;
+}
+
+/** A region as written when it is a place name or a recognised region code of the country. */
+function regionName(raw: unknown, country: string | undefined, identity: ReadonlySet<string>): string | undefined {
+	const place = placeName(raw, identity);
+	if (place !== undefined) return place;
+	const t = text(raw);
+	return t !== undefined && t.length <= 16 && /^[A-Za-z0-9-]+$/.test(t) && normalizeRegion(t, { country }) !== null && !looksPersonal(t, identity)
+		? t
+		: undefined;
+}
+
+/** The value's amount: a finite number as is; a short amount text (`1,200.50`) without a phone-like digit run. */
+function amountOf(raw: unknown): number | string | undefined {
+	if (typeof raw === 'number') return Number.isFinite(raw) ? raw : undefined;
+	if (typeof raw !== 'string' || raw.length > 20 || !/^[\d\s.,'$€£+-]+$/.test(raw) || !/\d/.test(raw)) return undefined;
+	return looksPersonal(raw) ? undefined : raw;
 }
 
 /** A three-letter currency code, or undefined. */
@@ -268,8 +338,12 @@ function currencyCode(raw: unknown): string | undefined {
 	return t !== undefined && /^[A-Za-z]{3}$/.test(t) ? t : undefined;
 }
 
-/** The event time when it reads as a date or timestamp (digits, `-:.TZ+` and spaces), else undefined. */
-function occurredAt(raw: unknown): string | undefined {
+/**
+ * A time when it reads as a date or timestamp (a finite number, or digits, `-:.TZ+` and
+ * spaces), as written; else undefined.
+ */
+function occurredAt(raw: unknown): string | number | undefined {
+	if (typeof raw === 'number') return Number.isFinite(raw) ? raw : undefined;
 	const t = text(raw);
 	return t !== undefined && t.length <= 40 && /^[0-9TZ:.+\- ]+$/i.test(t) ? t : undefined;
 }

@@ -39,6 +39,11 @@ export class LeadBudget {
 	private used = 0;
 	/** The 0-based index of the condition at which the budget ran out; null while it lasts. */
 	exhaustedAt: number | null = null;
+	/**
+	 * Capture-log entries only (redacted.ts): true once a condition read a field whose live cost
+	 * the entry does not know, so the live lead may have run out of budget sooner.
+	 */
+	uncertain = false;
 
 	constructor(readonly limit = LEAD_BUDGET_UNITS) {}
 

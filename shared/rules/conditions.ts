@@ -21,6 +21,7 @@ import { isValidPath, readBounded, splitPath } from './path';
 import { compileRuleRegex, testRuleRegex, type GuardedRegex } from './regex';
 import { comparableText, parseList, quote, quoteList, textHead, textOf } from './text';
 import { DAYS_SINCE_LEAD_CREATED, daysSinceLeadCreated } from './stage';
+import { emailDomainsExact, isRedactedRecord, loggedField, reducedShape } from './redacted';
 import {
 	CASE_SENSITIVE_MATCH_TYPES,
 	MATCH_TYPES,
@@ -30,13 +31,13 @@ import {
 	type RuleCondition,
 } from './types';
 
-/** Fields the capture log never stores: on a redacted record they cannot be evaluated. */
-const PII_FIELDS: ReadonlyMap<string, string> = new Map([
-	['contact.email', 'email'],
-	['contact.phone', 'phone number'],
-	['contact.first_name', 'name'],
-	['contact.last_name', 'name'],
-	['contact.name', 'name'],
+/** Contact fields whose values reasons never quote (they may be personal). */
+const PII_FIELDS: ReadonlySet<string> = new Set([
+	'contact.email',
+	'contact.phone',
+	'contact.first_name',
+	'contact.last_name',
+	'contact.name',
 ]);
 
 const KNOWN_MATCH_TYPES: ReadonlySet<string> = new Set(MATCH_TYPES);
@@ -254,6 +255,7 @@ export function evaluateCompiled(
 		passed,
 		reason: `${compiled.label}: ${evaluable ? (passed ? 'yes' : 'no') : 'not evaluable'}${detail ? ` (${detail})` : ''}`,
 		evaluable,
+		...(evaluable ? {} : { unanswerable: detail ?? 'not evaluable' }),
 	});
 	// The same few results for every lead the budget ran out on: built once per condition.
 	const overBudget = (): ConditionResult => {
@@ -269,33 +271,86 @@ export function evaluateCompiled(
 		budget.charge(CONDITION_UNITS, index);
 		return result(false, compiled.problem);
 	}
-	const read = readConditionValues(compiled, record);
-	if ('notEvaluable' in read) {
-		return budget.charge(CONDITION_UNITS + read.visits, index)
-			? result(false, read.notEvaluable, false)
-			: overBudget();
+	let read: ReadValues;
+	const redacted = isRedactedRecord(record);
+	if (redacted) {
+		const logged = readLogged(compiled, record);
+		if ('unknown' in logged) {
+			// What this costs live is unknown: charge the least it can cost (so the entry never runs
+			// out of budget before the live record would), and say that later passes are uncertain.
+			budget.uncertain = true;
+			return budget.charge(CONDITION_UNITS + 1, index) ? result(false, logged.unknown, false) : overBudget();
+		}
+		if ('units' in logged) {
+			if (!budget.charge(logged.units, index)) return overBudget();
+			return logged.passed && budget.uncertain ? uncertainPass() : result(logged.passed, logged.detail, logged.evaluable);
+		}
+		read = logged.read;
+	} else {
+		read = readConditionValues(compiled, record);
 	}
 	const values = examinedValues(compiled, read);
 	if (!budget.charge(values.units, index)) return overBudget();
+	let passed: boolean;
+	let detail: string | null;
 	if (values.values.length === 0) {
-		return result(PASS_WHEN_MISSING.has(compiled.matchType), 'field is missing');
+		passed = PASS_WHEN_MISSING.has(compiled.matchType);
+		detail = 'field is missing';
+	} else {
+		const outcome = match(compiled, values, PII_FIELDS.has(compiled.field));
+		passed = outcome.passed;
+		detail = [outcome.detail, values.cutNote].filter(Boolean).join('; ') || null;
 	}
-	const outcome = match(compiled, values, PII_FIELDS.has(compiled.field));
-	const detail = [outcome.detail, values.cutNote].filter(Boolean).join('; ');
-	return result(outcome.passed, detail || null);
+	// On a capture-log entry, after a condition whose live cost is unknown, a pass is uncertain:
+	// the live lead's budget may have run out before this condition (a failure stands either way).
+	return passed && redacted && budget.uncertain ? uncertainPass() : result(passed, detail);
+
+	function uncertainPass(): ConditionResult {
+		return result(
+			false,
+			'an earlier condition reads a field the capture log does not keep, so the log cannot tell whether this lead\'s rule budget ran out before this condition live',
+			false,
+		);
+	}
+}
+
+/** Characters of one value a condition examines at most. */
+function perValueCapOf(compiled: CompiledCondition): number {
+	const type = compiled.matchType;
+	return type === 'regex'
+		? (compiled.regex as GuardedRegex).inputLimit
+		: EMAIL_DOMAIN_TYPES.has(type)
+			? MAX_EMAIL_CHARS
+			: type === 'greater_than' || type === 'less_than'
+				? MAX_BOUND_CHARS
+				: MAX_VALUE_CHARS;
+}
+
+/**
+ * What examining one value of `length` characters costs. A regex's cost counts reading the
+ * value too (cost(n) ≥ n); parsing an address or a number costs a few steps per character.
+ */
+function valueUnits(compiled: CompiledCondition, perValueCap: number, length: number): number {
+	const examined = Math.min(length, perValueCap);
+	const reading =
+		compiled.matchType === 'regex'
+			? (compiled.regex as GuardedRegex).cost(examined)
+			: perValueCap === MAX_VALUE_CHARS
+				? examined
+				: examined * PARSE_UNITS_PER_CHAR;
+	return VALUE_UNITS + reading + (compiled.matchType === 'email_domain_in' ? compiled.items.length : 0);
+}
+
+/** What a condition costs on values of these lengths, read in `visits` nodes (as examinedValues). */
+function conditionUnits(compiled: CompiledCondition, visits: number, lengths: readonly number[]): number {
+	const cap = perValueCapOf(compiled);
+	return lengths.reduce((units, length) => units + valueUnits(compiled, cap, length), CONDITION_UNITS + visits);
 }
 
 /** The values' texts, cut to what is examined, and what examining them costs. */
 function examinedValues(compiled: CompiledCondition, read: ReadValues): Values {
 	const type = compiled.matchType;
-	const perValueCap =
-		type === 'regex'
-			? (compiled.regex as GuardedRegex).inputLimit
-			: EMAIL_DOMAIN_TYPES.has(type)
-				? MAX_EMAIL_CHARS
-				: type === 'greater_than' || type === 'less_than'
-					? MAX_BOUND_CHARS
-					: MAX_VALUE_CHARS;
+	const perValueCap = perValueCapOf(compiled);
 	let units = CONDITION_UNITS + read.visits;
 	let longest = 0;
 	let more = false;
@@ -310,17 +365,7 @@ function examinedValues(compiled: CompiledCondition, read: ReadValues): Values {
 		more ||= head.more === true;
 		lengths.push(head.length);
 		longest = Math.max(longest, head.length);
-		const examined = Math.min(head.length, perValueCap);
-		// A regex's cost counts reading the value too (cost(n) ≥ n); parsing an address or a
-		// number costs a few steps per character.
-		units +=
-			VALUE_UNITS +
-			(type === 'regex'
-				? (compiled.regex as GuardedRegex).cost(examined)
-				: perValueCap === MAX_VALUE_CHARS
-					? examined
-					: examined * PARSE_UNITS_PER_CHAR);
-		if (type === 'email_domain_in') units += compiled.items.length;
+		units += valueUnits(compiled, perValueCap, head.length);
 		if (text.length <= MAX_VALUE_CHARS) return text;
 		return type === 'ends_with' ? text.slice(-MAX_VALUE_CHARS) : text.slice(0, MAX_VALUE_CHARS);
 	});
@@ -341,16 +386,11 @@ interface ReadValues {
 }
 
 /**
- * The values a condition looks at (at most MAX_VALUES_PER_CONDITION). Email-domain types on
- * contact.email fall back to contact.email_domain (what the capture log keeps). On a redacted
- * record (`_redacted: true`), PII fields are absent on purpose: exists / not_exists answer from
- * the markers the log keeps (contact.email_domain for the email, contact.has_<field> such as
- * has_phone), every other type is not evaluable.
+ * The values a condition looks at on a live record (at most MAX_VALUES_PER_CONDITION).
+ * Email-domain types on contact.email fall back to contact.email_domain when the record has no
+ * contact.email.
  */
-function readConditionValues(
-	compiled: CompiledCondition,
-	record: object,
-): ReadValues | { notEvaluable: string; visits: number } {
+function readConditionValues(compiled: CompiledCondition, record: object): ReadValues {
 	const read = (parts: readonly string[]) => readBounded(record, parts, MAX_VALUES_PER_CONDITION);
 	if (compiled.field === DAYS_SINCE_LEAD_CREATED)
 		return { values: daysSinceLeadCreated(record), visits: 1, cut: false };
@@ -364,19 +404,95 @@ function readConditionValues(
 			visits: fallback.visits + direct.visits,
 		};
 	}
-	const piiNoun = PII_FIELDS.get(compiled.field);
-	if (piiNoun === undefined || (record as { _redacted?: unknown })._redacted !== true) {
-		return read(compiled.parts);
+	return read(compiled.parts);
+}
+
+/** A condition answered from what a capture-log entry says of the live record. */
+type Logged =
+	/** The entry holds the live values: examine these. */
+	| { read: ReadValues }
+	/** The answer (or that there is none: evaluable false) and its exact live cost. */
+	| { units: number; passed: boolean; detail: string | null; evaluable: boolean }
+	/** No answer, and the live cost is unknown. */
+	| { unknown: string };
+
+/** Fields the live filter may fill from the stage ledger when the record has none. */
+const LEDGER_FIELDS: ReadonlySet<string> = new Set(['previous_stage', 'lead_created_at']);
+const LEDGER_REASON =
+	'the lead has no value here, and the live filter may take it from the stage ledger, which the preview does not read';
+
+/**
+ * The live answer of a condition on a capture-log entry, from what the entry keeps (redacted.ts):
+ * the entry's own values where it holds them exactly; where it keeps only the shape, the answer of
+ * a missing field, of exists / not_exists, and of the email-domain types from the kept domains;
+ * otherwise not evaluable — always with the live cost, or saying it is unknown.
+ */
+function readLogged(compiled: CompiledCondition, record: object): Logged {
+	const read = (parts: readonly string[]) => readBounded(record, parts, MAX_VALUES_PER_CONDITION);
+	if (compiled.field === DAYS_SINCE_LEAD_CREATED) {
+		const created = loggedField(record, 'lead_created_at');
+		if (created.kind === 'exact' && read(['lead_created_at']).values.length === 0) return { unknown: LEDGER_REASON };
+		for (const path of ['lead_created_at', 'stage_at', 'occurred_at']) {
+			const field = loggedField(record, path);
+			if (field.kind === 'unknown') return { unknown: field.reason };
+			if (field.kind === 'shape') {
+				return { unknown: path === 'lead_created_at' && field.lengths.length === 0 ? LEDGER_REASON : `${path}: ${field.reason}` };
+			}
+		}
+		return { read: readConditionValues(compiled, record) };
 	}
-	if (compiled.matchType === 'exists' || compiled.matchType === 'not_exists') {
-		const leaf = compiled.parts[1];
-		const markers = read(['contact', `has_${leaf}`]);
-		const marker = markers.values.find((v) => typeof v === 'boolean');
-		if (marker !== undefined) return { ...markers, values: marker ? [true] : [] };
-		if (leaf === 'email') return read(['contact', 'email_domain']);
-		if (leaf === 'phone') return { values: [], visits: markers.visits, cut: false };
+	const field = loggedField(record, compiled.parts.join('.'));
+	if (field.kind === 'unknown') return { unknown: field.reason };
+	if (LEDGER_FIELDS.has(compiled.field)) {
+		const missingLive = field.kind === 'shape' ? field.lengths.length === 0 : read(compiled.parts).values.length === 0;
+		if (missingLive) return { unknown: LEDGER_REASON };
 	}
-	return { notEvaluable: `the capture log keeps no raw ${piiNoun}`, visits: 1 };
+	if (EMAIL_DOMAIN_TYPES.has(compiled.matchType) && compiled.field === 'contact.email') {
+		return readLoggedEmailDomain(compiled, record, field.kind === 'shape' ? field : { ...read(compiled.parts), lengths: [] });
+	}
+	if (field.kind === 'exact') return { read: read(compiled.parts) };
+	const units = conditionUnits(compiled, field.visits, field.lengths);
+	if (field.lengths.length === 0) {
+		return { units, passed: PASS_WHEN_MISSING.has(compiled.matchType), detail: 'field is missing', evaluable: true };
+	}
+	if (compiled.matchType === 'exists') return { units, passed: true, detail: null, evaluable: true };
+	if (compiled.matchType === 'not_exists') return { units, passed: false, detail: 'it has a value', evaluable: true };
+	return { units, passed: false, detail: field.reason, evaluable: false };
+}
+
+/**
+ * email_domain_in / is_work_email on contact.email, on an entry: live they read the address
+ * (the entry keeps its domains, `contact.email_domain`), or, with no address, the record's own
+ * contact.email_domain.
+ */
+function readLoggedEmailDomain(
+	compiled: CompiledCondition,
+	record: object,
+	direct: { visits: number; lengths: number[] },
+): Logged {
+	const kept = readBounded(record, ['contact', 'email_domain'], MAX_VALUES_PER_CONDITION);
+	if (direct.lengths.length > 0) {
+		const units = conditionUnits(compiled, direct.visits, direct.lengths);
+		if (!emailDomainsExact(record)) {
+			return { units, passed: false, detail: 'the capture log keeps only some of this lead\'s email domains', evaluable: false };
+		}
+		const domains = kept.values.filter((v): v is string => typeof v === 'string');
+		const outcome = matchEmailDomain(compiled, {
+			values: domains,
+			texts: domains,
+			lengths: domains.map((d) => d.length),
+			cutNote: null,
+			units,
+		});
+		return { units, ...outcome, evaluable: true };
+	}
+	// No address live: the live rule reads the record's own contact.email_domain (strings only).
+	const own = reducedShape(record, 'contact.email_domain');
+	if (own === 'malformed' || (own !== null && own.lengths.length > 0)) {
+		return { unknown: 'the lead has no email address but a contact.email_domain of its own, which the capture log does not keep' };
+	}
+	const visits = direct.visits + (own === null ? kept.visits : own.visits);
+	return { units: CONDITION_UNITS + visits, passed: false, detail: 'field is missing', evaluable: true };
 }
 
 function match(compiled: CompiledCondition, read: Values, pii: boolean): Outcome {

@@ -21,7 +21,8 @@ export function evaluateRules(ruleSet: RuleSet, record: object): RuleEvaluation 
 	const results = conditions.map((condition, index) =>
 		evaluateCompiled(compileCondition(condition), target, index, budget),
 	);
-	const evaluation = combinatorOf(ruleSet) === 'or' ? combineOr(results) : combineAnd(results);
+	const combined = combinatorOf(ruleSet) === 'or' ? combineOr(results) : combineAnd(results);
+	const evaluation = withUndetermined(combined, combinatorOf(ruleSet));
 	if (budget.exhaustedAt === null) return evaluation;
 	const overBudget = `${overBudgetDetail(budget)}; conditions ${budget.exhaustedAt + 1} to ${results.length} were not evaluated`;
 	return {
@@ -32,6 +33,23 @@ export function evaluateRules(ruleSet: RuleSet, record: object): RuleEvaluation 
 				? evaluation.reason
 				: `${evaluation.reason} (${overBudget})`,
 	};
+}
+
+/**
+ * Marks an outcome no evaluable condition decides (AND: none failed; OR: none passed) while some
+ * condition was not evaluable (only on capture-log entries): the entry cannot tell the live
+ * answer. The matched flag stays as combined (not evaluable counts as not passed).
+ */
+function withUndetermined(evaluation: RuleEvaluation, combinator: 'and' | 'or'): RuleEvaluation {
+	const open = evaluation.results.find((r) => !r.evaluable);
+	if (!open) return evaluation;
+	const decided =
+		combinator === 'or'
+			? evaluation.results.some((r) => r.evaluable && r.passed)
+			: evaluation.results.some((r) => r.evaluable && !r.passed);
+	return decided
+		? evaluation
+		: { ...evaluation, undetermined: `condition ${open.index + 1} (${open.condition?.field}): ${open.unanswerable ?? 'not evaluable'}` };
 }
 
 function combineAnd(results: ConditionResult[]): RuleEvaluation {

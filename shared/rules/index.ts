@@ -67,14 +67,16 @@
  * (ends_with: the last), the first 20 values of a field, and 3,000 units of work. When a lead's
  * budget runs out, the remaining conditions are not evaluated and fail (`overBudget`).
  *
- * Redacted records (the capture log's entries carry `_redacted: true` and no raw email, phone
- * or name). email_domain_in and is_work_email on contact.email read contact.email_domain when
- * the record has no contact.email (on any record). On a redacted record, exists / not_exists
- * on contact.email answer from contact.email_domain, on contact.phone from contact.has_phone
- * (on any contact.X from a boolean contact.has_X); every other condition on contact.email,
- * contact.phone, contact.first_name, contact.last_name or contact.name is not evaluable
- * (`evaluable: false`) and counts as not passed. Reasons never quote the values of those
- * fields.
+ * Redacted records (the capture log's entries: `_redacted: true`, no raw email, phone or name;
+ * redacted.ts). An entry says in `_reduced` which fields it does not hold exactly, with the live
+ * value's lengths. A condition on a field it holds exactly is evaluated as on any record; on a
+ * reduced field, exists / not_exists, a field missing live, and email_domain_in / is_work_email
+ * on contact.email (from contact.email_domain) are answered; anything else — and any field the
+ * log does not keep — is not evaluable (`evaluable: false`, `unanswerable` says why) and counts as
+ * not passed. Each condition costs the entry what it costs live; after one whose live cost is
+ * unknown, a later pass is not evaluable. An outcome a not-evaluable condition could change is
+ * `undetermined`, and so is a send decision (decideSend) on a state or approval field the entry
+ * reduced: the preview counts those apart. Reasons never quote the values of contact fields.
  *
  * SEND MODES (decideSend)
  *   automatic_completed   completed captures (state not `partial`; no state counts as `lead`)

@@ -1,6 +1,9 @@
 /**
  * The rule preview: what a send policy would have done with the last days of captures. It runs
- * decideSend — the live filter's own code path — on every capture-log entry in the window.
+ * decideSend — the live filter's own code path — on every capture-log entry in the window. Where
+ * an entry cannot tell the live answer (a field it needs was reduced or is not kept: redacted.ts),
+ * decideSend says so (`undetermined`) and the capture is counted in `cannot_answer` with the
+ * reason — never as a match or a miss.
  */
 import { LEAD_BUDGET_UNITS } from './budget';
 import { decideSend } from './send-policy';
@@ -50,20 +53,26 @@ export function buildPreview(
 	}));
 	const matches: PreviewExample[] = [];
 	const misses: PreviewExample[] = [];
+	const unanswered: PreviewExample[] = [];
+	const cannotAnswerReasons: Record<string, number> = {};
 	let matched = 0;
+	let cannotAnswer = 0;
 	let evaluated = 0;
 	let entriesNotEvaluable = 0;
 	let entriesOverBudget = 0;
 
 	for (const entry of inWindow) {
 		const decision = decideSend(policy, entry.record);
-		if (decision.send) matched += 1;
-		const examples = decision.send ? matches : misses;
+		if (decision.undetermined) {
+			cannotAnswer += 1;
+			cannotAnswerReasons[decision.undetermined] = (cannotAnswerReasons[decision.undetermined] ?? 0) + 1;
+		} else if (decision.send) matched += 1;
+		const examples = decision.undetermined ? unanswered : decision.send ? matches : misses;
 		if (examples.length < exampleLimit) {
 			examples.push({
 				id: entry.id,
 				at: new Date(entry.at).toISOString(),
-				reason: decision.reason,
+				reason: decision.undetermined ? `cannot answer: ${decision.undetermined}` : decision.reason,
 				record: entry.record,
 			});
 		}
@@ -77,6 +86,9 @@ export function buildPreview(
 			if (result.overBudget) count.over_budget += 1;
 			if (!result.evaluable) {
 				count.not_evaluable += 1;
+				const why = result.unanswerable ?? 'not evaluable';
+				count.not_evaluable_reasons ??= {};
+				count.not_evaluable_reasons[why] = (count.not_evaluable_reasons[why] ?? 0) + 1;
 				anyNotEvaluable = true;
 			} else if (result.passed) count.passed += 1;
 			else count.failed += 1;
@@ -85,14 +97,21 @@ export function buildPreview(
 	}
 
 	const considered = inWindow.length;
+	const days = `${windowDays} ${windowDays === 1 ? 'day' : 'days'}`;
 	const report: PreviewReport = {
 		window_days: windowDays,
 		considered,
 		matched,
-		summary: `would have matched ${matched} of ${considered} capture-ready leads in the last ${windowDays} ${windowDays === 1 ? 'day' : 'days'}`,
+		cannot_answer: cannotAnswer,
+		cannot_answer_reasons: cannotAnswerReasons,
+		summary:
+			`would have matched ${matched} of ${considered} capture-ready leads in the last ${days}` +
+			(cannotAnswer > 0
+				? `; for ${cannotAnswer} of them the capture log cannot tell (cannot_answer_reasons), so they are not in either count`
+				: ''),
 		rules_evaluated: evaluated,
 		conditions,
-		examples: { matches, misses },
+		examples: { matches, misses, cannot_answer: unanswered },
 		truncated: options.truncated === true,
 	};
 	if (entriesNotEvaluable > 0) {
@@ -125,9 +144,11 @@ function notEvaluableNote(
 	const affected = conditions.filter((c) => c.not_evaluable > 0);
 	const which = affected.map((c) => `${c.index + 1} (${c.field} ${c.match_type})`).join(', ');
 	return (
-		`${entries} of ${evaluated} captures could not be checked against condition${affected.length > 1 ? 's' : ''} ${which}: ` +
-		'the capture log keeps no raw email, phone or name, so they count as not matched here. ' +
-		'Live leads carry these fields and are checked in full. To preview on contact fields, use ' +
+		`${entries} of ${evaluated} captures could not be checked against condition${affected.length > 1 ? 's' : ''} ${which} ` +
+		'(why: not_evaluable_reasons of each condition): the capture log keeps no personal data and only reduced forms ' +
+		'of some fields (a scrubbed page URL, locations as configured), so it cannot give the live answer there. ' +
+		'Where the other conditions decide, the capture is still counted; where they do not, it is counted in cannot_answer, ' +
+		'never as a match or a miss. Live leads carry these fields and are checked in full. To preview on contact fields, use ' +
 		'email_domain_in or is_work_email on contact.email, or exists / not_exists on contact.phone.'
 	);
 }

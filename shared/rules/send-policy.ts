@@ -5,6 +5,7 @@
  */
 import { evaluateRules } from './evaluate';
 import { readFirstValue } from './path';
+import { unanswerableField } from './redacted';
 import { textHead } from './text';
 import { SEND_MODES, type RuleSet, type SendDecision, type SendPolicy } from './types';
 import { validateRuleSet } from './validate';
@@ -29,6 +30,25 @@ function describeState({ state, stated }: { state: string; stated: boolean }): s
 /** Whether `record` is sent under `policy`, and why, in one line. */
 export function decideSend(policy: SendPolicy, record: object): SendDecision {
 	const target = typeof record === 'object' && record !== null ? record : {};
+	const decision = decide(policy, target);
+	// A capture-log entry that cannot tell the live decision says so (shared/rules/redacted.ts).
+	const undetermined = decision.evaluation?.undetermined ?? unanswerableRead(policy, target);
+	return undetermined ? { ...decision, send: false, undetermined } : decision;
+}
+
+/** Why an entry cannot tell what the mode's own reads (the state, the approval field) are live. */
+function unanswerableRead(policy: SendPolicy, record: object): string | null {
+	if (policy?.mode === 'manual') {
+		return unanswerableField(record, policy.approvalField?.trim() || DEFAULT_APPROVAL_FIELD);
+	}
+	const readsState =
+		policy?.mode === 'automatic_completed' ||
+		policy?.mode === 'booking' ||
+		(policy?.mode === 'automatic_match' && policy.rulesApplyTo !== 'all');
+	return readsState ? unanswerableField(record, 'state') : null;
+}
+
+function decide(policy: SendPolicy, target: object): SendDecision {
 	const state = stateOf(target);
 	const partial = state.state === 'partial';
 	switch (policy?.mode) {

@@ -77,8 +77,13 @@ export interface ConditionResult {
 	passed: boolean;
 	/** One line: `source.page_url contains "/pricing": yes`. */
 	reason: string;
-	/** False when the record does not carry what the condition needs (a redacted PII field). */
+	/**
+	 * False when the record does not carry what the condition needs: on a capture-log entry, a
+	 * field the log reduced or does not keep (shared/rules/redacted.ts). Counts as not passed.
+	 */
 	evaluable: boolean;
+	/** Why the condition is not evaluable (set exactly when `evaluable` is false). */
+	unanswerable?: string;
 	/** True when the lead's rule budget ran out before this condition (it then fails). */
 	overBudget?: boolean;
 }
@@ -94,6 +99,11 @@ export interface RuleEvaluation {
 	 * decide so (an OR with a passing condition).
 	 */
 	overBudget?: string;
+	/**
+	 * Set when the outcome depends on a condition that is not evaluable (a capture-log entry):
+	 * no evaluable condition decides it (AND: none failed; OR: none passed). Why, in one line.
+	 */
+	undetermined?: string;
 }
 
 export type SendMode =
@@ -128,6 +138,11 @@ export interface SendDecision {
 	reason: string;
 	/** Present when the rules were evaluated for this record. */
 	evaluation?: RuleEvaluation;
+	/**
+	 * Capture-log entries only: the entry cannot tell what the live filter would decide (a field
+	 * the decision needs was reduced or is not kept); why. `send` is then false.
+	 */
+	undetermined?: string;
 }
 
 export interface PreviewEntry {
@@ -155,6 +170,8 @@ export interface PreviewConditionCount {
 	passed: number;
 	failed: number;
 	not_evaluable: number;
+	/** Why the condition could not be answered, with how many captures each (when any). */
+	not_evaluable_reasons?: Record<string, number>;
 	/** Captures whose rule budget ran out before this condition (counted in `failed` too). */
 	over_budget: number;
 }
@@ -165,6 +182,13 @@ export interface PreviewReport {
 	considered: number;
 	/** N: captures the policy would have sent. */
 	matched: number;
+	/**
+	 * Captures whose live decision the capture log cannot tell (a field it needs was reduced or is
+	 * not kept): neither in `matched` nor counted as misses. 0 when the log answers for all.
+	 */
+	cannot_answer: number;
+	/** Why, with how many captures each (the first undecidable condition's reason per capture). */
+	cannot_answer_reasons: Record<string, number>;
 	/** 'would have matched N of M capture-ready leads in the last 7 days'. */
 	summary: string;
 	/** How many of the considered captures the rules were evaluated for (the counts below). */
@@ -174,7 +198,7 @@ export interface PreviewReport {
 	/** Set when the rule budget ran out on some captures: how many, and what to change. */
 	over_budget_note?: string;
 	/** Up to `examples` each, newest first. */
-	examples: { matches: PreviewExample[]; misses: PreviewExample[] };
+	examples: { matches: PreviewExample[]; misses: PreviewExample[]; cannot_answer: PreviewExample[] };
 	/** True when the log held more entries in the window than were read. */
 	truncated: boolean;
 }

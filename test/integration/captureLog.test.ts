@@ -35,11 +35,17 @@ describe('capture log (Redis stream)', () => {
 			expect(raw).not.toContain(pii);
 		}
 		const { entries } = await log.readWindow();
+		// Location in Capture Log defaults to Country: countries as written, no region or city.
 		expect(entries.map((e) => e.record.contact)).toEqual([
-			{ email_domain: 'example.com', has_email: true, has_phone: true, phone_country: 'us', city: 'San Francisco', region: 'ca', country: 'us' },
-			{ email_domain: 'acme.io', has_email: true, has_phone: true, phone_country: 'gb', country: 'gb' },
-			{ email_domain: 'example.com', has_email: true, has_phone: true, phone_country: 'us', city: 'San Francisco', region: 'ca', country: 'us' },
+			{ email_domain: 'example.com', has_email: true, has_phone: true, phone_country: 'us', country: 'US' },
+			{ email_domain: 'acme.io', has_email: true, has_phone: true, phone_country: 'gb', country: 'GB' },
+			{ email_domain: 'example.com', has_email: true, has_phone: true, phone_country: 'us', country: 'US' },
 		]);
+		// The entry says the live lead has a city and a region (their lengths), for the preview.
+		expect(entries[0].record._reduced).toMatchObject({ 'contact.city': [3, 13], 'contact.region': [3, expect.any(Number)] });
+		await log.append(webLead(4), { location: 'city' });
+		const [newest] = (await log.readWindow()).entries;
+		expect(newest.record.contact).toMatchObject({ city: 'San Francisco', country: 'US' });
 		expect(entries[0].record.source?.page_url).toBe('https://example.com/pricing?utm_campaign=spring');
 		expect(entries[2].record).toMatchObject({
 			_redacted: true,

@@ -316,6 +316,37 @@ describe('Lead Capture Trigger node: webhook() answers deliveries before any exe
 		expect(outputs[0][0].json).toMatchObject({ considered: 3, matched: 3 });
 	});
 
+	it('Location in Capture Log: the log keeps the location as set; the preview says "cannot answer" for what it does not keep', async () => {
+		const body = JSON.stringify({ record_id: 'geo-1', email: 'pat@acme.com', country: 'US', city: 'Springfield' });
+		for (const [name, location] of [['geo-none', 'none'], ['geo-default', undefined], ['geo-city', 'city']]) {
+			const s = await start({ ...generic, settings: { captureLogName: name, ...(location ? { captureLogLocation: location } : {}) } });
+			expect((await post(s, body, { 'x-signature': sign(body) })).status).toBe(200);
+			expect(s.executions[0]?.[0]?.json).toMatchObject({ contact: { country: 'US', city: 'Springfield' } });
+			await s.close();
+			server = undefined;
+		}
+		const preview = async (name: string, field: string, pattern: string) =>
+			(
+				await runExecute(new LeadRuleFilter(), [{}], {
+					params: {
+						operation: 'preview',
+						captureLogName: name,
+						sendMode: 'automatic_match',
+						rulesApplyTo: 'all',
+						rules: { condition: [{ field, matchType: 'equals', pattern }] },
+					},
+					credentials: { leadCapiRedisApi: redis.credential() },
+				})
+			).outputs[0][0].json;
+		expect(await preview('geo-none', 'contact.country', 'us')).toMatchObject({ considered: 1, matched: 0, cannot_answer: 1 });
+		// The default keeps the country, not the city.
+		expect(await preview('geo-default', 'contact.country', 'us')).toMatchObject({ matched: 1, cannot_answer: 0 });
+		const city = await preview('geo-default', 'contact.city', 'springfield');
+		expect(city).toMatchObject({ matched: 0, cannot_answer: 1 });
+		expect(Object.keys(city.cannot_answer_reasons as object)[0]).toMatch(/Location in Capture Log/);
+		expect(await preview('geo-city', 'contact.city', 'springfield')).toMatchObject({ matched: 1, cannot_answer: 0 });
+	});
+
 	it('three CRM deliveries with snowflake ids (beyond 2^53) start three executions with their exact record ids', async () => {
 		const s = await start({ ...generic, settings: { captureLogName: 'crm-snowflakes' } });
 		const ids = ['1234567890123456789', '1234567890123456790', '1234567890123456791'];

@@ -12,7 +12,19 @@ const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 30, 12, 0, 0);
 
 function entry(at: number, record: object, seq = 0): PreviewEntry {
-	return { id: `${at}-${seq}`, at, record: { _redacted: true, ...record } };
+	return { id: `${at}-${seq}`, at, record: loggedEntry(record) };
+}
+
+/**
+ * A capture-log entry written by hand: what it holds is held exactly, and `_reduced` says the live
+ * lead had an email (when the entry keeps its domain) and a phone (has_phone), which the log never keeps.
+ */
+function loggedEntry(record: object): object {
+	const { contact } = record as { contact?: { email_domain?: string; has_phone?: boolean } };
+	const reduced: Record<string, number[]> = {};
+	if (contact?.email_domain) reduced['contact.email'] = [3, 24];
+	if (contact?.has_phone) reduced['contact.phone'] = [3, 15];
+	return { _redacted: true, ...record, _reduced: reduced };
 }
 
 const pricingOrWork: RuleSet = {
@@ -182,8 +194,7 @@ describe('buildPreview: 100,000 entries', () => {
 			entries.push({
 				id: `${at}-0`,
 				at,
-				record: {
-					_redacted: true,
+				record: loggedEntry({
 					state: i % 3 === 0 ? 'partial' : 'lead',
 					source: {
 						page_url: `https://www.example.com${pages[i % 5]}?utm_source=${i % 2 ? 'fb' : 'google'}`,
@@ -191,7 +202,7 @@ describe('buildPreview: 100,000 entries', () => {
 					contact: { email_domain: domains[i % 4], ...(i % 7 === 0 ? { has_phone: true } : {}) },
 					value: { amount: i % 1000 },
 					attributes: { utm_source: i % 2 ? 'fb' : 'google', employees: String(i % 500) },
-				},
+				}),
 			});
 		}
 		const policy: SendPolicy = {
