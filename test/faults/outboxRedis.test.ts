@@ -1,10 +1,9 @@
 import type { IDataObject, INode, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { LeadCapiOutboxTrigger } from '../../nodes/LeadCapiOutboxTrigger/LeadCapiOutboxTrigger.node';
 import { MetaConversions } from '../../nodes/MetaConversions/MetaConversions.node';
-import { getRedisClient, redisConfigFromCredentials } from '../../nodes/common/redisClients';
 import { outbox, type DispatchItem } from '../../shared';
 import { statusCounts } from '../support/faultFigures';
-import { FAULT_PIXEL, faultHarness, sleep } from '../support/faultHarness';
+import { closePooledClient, FAULT_PIXEL, faultHarness, sleep } from '../support/faultHarness';
 import { crmLead } from '../support/leads';
 import { until } from '../support/redisTopology';
 import { runExecute } from '../nodes/support/context';
@@ -45,13 +44,9 @@ describe('the outbox with its Redis killed mid-drain and restarted from the appe
 	const meta = new MetaConversions();
 	const trigger = new LeadCapiOutboxTrigger();
 	const redisCredential = () => ({ connection: 'url', url: h.redis.url, keyPrefix: h.prefix });
-	// Declared before the harness's hooks so that it runs first: the nodes' pooled connection
-	// closes while its Redis still answers (a QUIT to a stopped server would wait for it).
-	afterAll(async () => {
-		await getRedisClient(redisConfigFromCredentials(redisCredential()))
-			.client.quit()
-			.catch(() => undefined);
-	});
+	// Before the harness's hooks, so that it runs first: the nodes' pooled connection is closed
+	// while its Redis still answers.
+	afterAll(() => closePooledClient(redisCredential()));
 	const h = faultHarness('outbox-aof', { persistent: true });
 	const credentials = () => ({
 		leadCapiMetaApi: { pixelId: FAULT_PIXEL, accessToken: TOKEN, baseUrl: h.standIn.url },
