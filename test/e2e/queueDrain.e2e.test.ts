@@ -172,7 +172,7 @@ describe('the outbox drained by 2 workers at once in n8n queue mode', () => {
 				activate: true,
 			});
 		}
-		running = await queue.start({ timeoutMs: 240_000 });
+		running = await queue.start({ timeoutMs: 420_000 });
 		cookie = await n8n.ownerSession(running.baseUrl, {
 			email: 'e2e@example.com',
 			password: 'E2e-Passw0rd-not-secret',
@@ -180,7 +180,7 @@ describe('the outbox drained by 2 workers at once in n8n queue mode', () => {
 		if (typeof n8n.waitForActiveWorkflows === 'function') {
 			await n8n.waitForActiveWorkflows(running.baseUrl, cookie, { timeoutMs: 120_000 });
 		}
-	}, 420_000);
+	}, 600_000);
 
 	afterAll(async () => {
 		let cleanupError: unknown;
