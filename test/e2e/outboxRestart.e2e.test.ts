@@ -112,7 +112,7 @@ describe('outbox across an n8n restart', () => {
 		const firstStartMs = Date.now() - startedAt;
 		const listExecutions = async (s: typeof server) => {
 			const filter = encodeURIComponent(JSON.stringify({ workflowId: WORKFLOW_ID }));
-			const page = (await s.restGet(`/executions?filter=${filter}&limit=200`)) as {
+			const page = (await s.restGet(`/executions?filter=${filter}&limit=100`)) as {
 				data: { results: ExecutionSummary[] };
 			};
 			return page.data.results;

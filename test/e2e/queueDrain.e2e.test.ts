@@ -122,7 +122,7 @@ describe('the outbox drained by 2 workers at once in n8n queue mode', () => {
 	};
 	const executionsOf = async (workflowId: string) => {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-		return (await rest<{ results: ExecutionSummary[] }>(`/executions?filter=${filter}&limit=200`))
+		return (await rest<{ results: ExecutionSummary[] }>(`/executions?filter=${filter}&limit=100`))
 			.results;
 	};
 
