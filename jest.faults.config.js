@@ -16,9 +16,4 @@ module.exports = {
 	// Generous bounds for a loaded 2-core machine; the scenarios finish far sooner.
 	testTimeout: 240_000,
 	maxWorkers: 1,
-	// Every file passes and exits on its own (each also under --detectOpenHandles), but in a
-	// whole-suite run one socket of the nodes' pooled Redis clients outlives its file (seen after
-	// the outbox and ledger scenarios joined) and kept jest from exiting: CI would hang there.
-	// Not yet traced to its client; the scenarios' own results are unaffected.
-	forceExit: true,
 };

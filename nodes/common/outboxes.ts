@@ -7,6 +7,7 @@ import type {
 import {
 	outbox,
 	outboxMoveIncrements,
+	waitForReady,
 	statsBucket,
 	statsKey,
 	STATS_TTL_MS,
@@ -40,13 +41,22 @@ export async function readOutboxKey(ctx: {
 	return outbox.outboxKey(String(credentials.secret ?? ''));
 }
 
-/** The Redis connection and key prefix of the node's leadCapiRedisApi credential. */
+/** How long the outbox waits for its pooled connection to come up (the dedup store's wait). */
+const CONNECT_WAIT_MS = 3_000;
+
+/**
+ * The Redis connection and key prefix of the node's leadCapiRedisApi credential, once the
+ * connection is up: the pooled client queues nothing while disconnected, so the first outbox
+ * command after n8n starts (or after Redis restarted) would fail before it connected. When it
+ * does not come up in time, the outbox's commands fail with their own message, as before.
+ */
 export async function outboxStoreOf(
 	ctx: { getCredentials(name: string): Promise<ICredentialDataDecryptedObject> },
 	prefix?: string,
 ): Promise<outbox.OutboxStore> {
 	const credentials = await ctx.getCredentials('leadCapiRedisApi');
 	const { client } = getRedisClient(redisConfigFromCredentials(credentials));
+	await waitForReady(client, CONNECT_WAIT_MS).catch(() => undefined);
 	return new outbox.OutboxStore(client, prefix);
 }
 

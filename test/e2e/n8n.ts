@@ -1,3 +1,4 @@
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,6 +36,11 @@ export interface N8nInstance {
 		rest: (path: string, body: unknown) => Promise<unknown>;
 		restGet: (path: string) => Promise<unknown>;
 		stop: () => Promise<void>;
+		/**
+		 * Sends `signal` to the n8n process (SIGKILL: no shutdown at all) and, once it is gone,
+		 * SIGKILLs the child processes it had started (its task runner), which a SIGKILL leaves behind.
+		 */
+		kill: (signal: NodeJS.Signals) => Promise<void>;
 	}>;
 	cleanup(): void;
 }
@@ -105,12 +111,31 @@ export async function n8nWithPackage(): Promise<N8nInstance> {
 					return res.json();
 				},
 				stop: () => server.stop(),
+				kill: (signal: NodeJS.Signals) => killTree(server.child, signal),
 			};
 		},
 		cleanup() {
 			if (!process.env.LEAD_CAPI_E2E_KEEP) fs.rmSync(userFolder, { recursive: true, force: true });
 		},
 	};
+}
+
+/** Signals a process, waits for its exit, then SIGKILLs the children it had (by their pids). */
+async function killTree(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+	if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+	const listed = spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).stdout ?? '';
+	const children = listed.split('\n').filter(Boolean).map(Number);
+	await new Promise<void>((resolve) => {
+		child.once('exit', () => resolve());
+		child.kill(signal);
+	});
+	for (const pid of children) {
+		try {
+			process.kill(pid, 'SIGKILL');
+		} catch {
+			// already gone
+		}
+	}
 }
 
 /** A node entry of a workflow JSON. */

@@ -1,10 +1,9 @@
 import type { IDataObject, INode, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { LeadCapiOutboxTrigger } from '../../nodes/LeadCapiOutboxTrigger/LeadCapiOutboxTrigger.node';
 import { MetaConversions } from '../../nodes/MetaConversions/MetaConversions.node';
-import { getRedisClient, redisConfigFromCredentials } from '../../nodes/common/redisClients';
 import { outbox, type DispatchItem } from '../../shared';
 import { statusCounts } from '../support/faultFigures';
-import { FAULT_PIXEL, faultHarness, sleep } from '../support/faultHarness';
+import { closePooledClient, FAULT_PIXEL, faultHarness, sleep } from '../support/faultHarness';
 import { crmLead } from '../support/leads';
 import { runExecute } from '../nodes/support/context';
 
@@ -66,18 +65,18 @@ function pollContext(credentials: Record<string, IDataObject>) {
 }
 
 describe('outbox under faults', () => {
-	const h = faultHarness('outbox-faults');
 	const meta = new MetaConversions();
 	const trigger = new LeadCapiOutboxTrigger();
 	const redisCredential = () => ({ connection: 'url', url: h.redis.url, keyPrefix: h.prefix });
+	// Before the harness's hooks, so that it runs first: the nodes' pooled connection is closed
+	// while its Redis still answers. Behind them, Redis was gone, QUIT failed ("Stream isn't
+	// writeable") and the client went on reconnecting forever, which kept jest from exiting.
+	afterAll(() => closePooledClient(redisCredential()));
+	const h = faultHarness('outbox-faults');
 	const credentials = (key = KEY) => ({
 		leadCapiMetaApi: { pixelId: FAULT_PIXEL, accessToken: TOKEN, baseUrl: h.standIn.url },
 		leadCapiRedisApi: redisCredential(),
 		leadCapiOutboxApi: key,
-	});
-	afterAll(async () => {
-		const { client } = getRedisClient(redisConfigFromCredentials(redisCredential()));
-		await client.quit().catch(() => undefined);
 	});
 
 	const json = (items: INodeExecutionData[]) => items.map((i) => i.json as IDataObject);

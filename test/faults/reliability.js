@@ -6,6 +6,15 @@
  *
  *   node test/faults/reliability.js          render RELIABILITY.md from the figures of the last run
  *   node test/faults/reliability.js --check  compare the committed RELIABILITY.md with them
+ *   node test/faults/reliability.js --import-e2e
+ *        copy the outbox figures of the last end-to-end runs (.e2e/outbox-*-figures-<n8n>.json,
+ *        written by test/e2e/outboxRestart and queueDrain on each n8n) into test/faults/e2e-figures/
+ *        (committed), then render
+ *
+ * The second table, "In real n8n", is rendered from test/faults/e2e-figures/: the end-to-end
+ * suite runs after the fault suite in CI and needs an n8n, so its figures come in by that
+ * documented step and are committed; the check holds the committed table to those files and
+ * every row of it at 0 lost and 0 duplicated.
  *
  * The check (run by `npm run test:faults`, hence by CI) fails when the committed table does not
  * have the shape of the figures — the same scenarios in the same order, the same columns, the
@@ -24,6 +33,25 @@ const TARGET = path.join(ROOT, 'RELIABILITY.md');
 const BEGIN =
 	'<!-- figures:begin (rendered by test/faults/reliability.js; do not edit by hand) -->';
 const END = '<!-- figures:end -->';
+/** The end-to-end outbox figures, committed (see --import-e2e). */
+const E2E_DIR = path.join(__dirname, 'e2e-figures');
+const E2E_SOURCE = path.join(ROOT, '.e2e');
+const E2E_PATTERN = /^outbox-(restart|queue-drain)-figures-[\w.-]+\.json$/;
+const E2E_BEGIN =
+	'<!-- e2e:begin (rendered by test/faults/reliability.js from test/faults/e2e-figures; do not edit by hand) -->';
+const E2E_END = '<!-- e2e:end -->';
+/** @type {Array<{ header: string, key: string }>} */
+const E2E_COLUMNS = [
+	{ header: 'Events', key: 'events' },
+	{ header: 'Sent', key: 'distinctEventIds' },
+	{ header: 'Deliveries', key: 'deliveries' },
+	{ header: 'Duplicates', key: 'duplicates' },
+	{ header: 'Lost', key: 'lost' },
+	{ header: 'Left in the outbox', key: 'outboxLeft' },
+	{ header: 'Dead letters', key: 'deadLetters' },
+	{ header: 'Executions re-run', key: 'rerun' },
+];
+const E2E_HEADER = ['Scenario', 'n8n', 'What was done', ...E2E_COLUMNS.map((c) => c.header)];
 
 /**
  * The table's figure columns: header, key in `measured`, and whether the check holds it
@@ -138,7 +166,77 @@ function render(figures) {
 		.map((f) => `- **${f.scenario}**: ${f.notes}`)
 		.join('\n');
 	const table = `${BEGIN}\n${renderTable(tableRows(figures))}\n\n${notes ? `${notes}\n\n` : ''}Measured by \`npm run test:faults\`: ${machine}.\n${END}`;
-	return template.replace('{{table}}', table);
+	return template.replace('{{table}}', table).replace('{{e2e}}', renderE2e(readE2e()));
+}
+
+/**
+ * @typedef {{ id: string, order: number, scenario: string, done: string, n8n: string,
+ *   details?: string } & Record<string, unknown>} E2eFigures
+ */
+
+/** @returns {E2eFigures[]} */
+function readE2e() {
+	if (!fs.existsSync(E2E_DIR)) return [];
+	return fs
+		.readdirSync(E2E_DIR)
+		.filter((f) => E2E_PATTERN.test(f))
+		.map((f) => JSON.parse(fs.readFileSync(path.join(E2E_DIR, f), 'utf8')))
+		.sort((a, b) => a.order - b.order || String(a.n8n).localeCompare(String(b.n8n)));
+}
+
+/** @param {E2eFigures[]} figures */
+function e2eRows(figures) {
+	return figures.map((f) => [
+		f.scenario,
+		f.n8n,
+		f.done,
+		...E2E_COLUMNS.map((c) => num(Number(f[c.key] ?? 0))),
+	]);
+}
+
+/** @param {E2eFigures[]} figures */
+function renderE2e(figures) {
+	const line = (/** @type {string[]} */ cells) => `| ${cells.map(cell).join(' | ')} |`;
+	const details = figures
+		.filter((f) => f.details)
+		.map((f) => `- **${f.scenario}, n8n ${f.n8n}**: ${f.details}`)
+		.join('\n');
+	const table = [
+		line(E2E_HEADER),
+		line(E2E_HEADER.map((_, i) => (i < 3 ? '---' : '---:'))),
+		...e2eRows(figures).map(line),
+	].join('\n');
+	return `${E2E_BEGIN}\n${table}\n${details ? `\n${details}\n` : ''}${E2E_END}`;
+}
+
+/** Problems of the committed end-to-end table against test/faults/e2e-figures. @param {string} text */
+function checkE2e(text) {
+	/** @type {string[]} */
+	const problems = [];
+	const figures = readE2e();
+	for (const f of figures) {
+		if (f.duplicates !== 0 || f.lost !== 0 || f.distinctEventIds !== f.events) {
+			problems.push(`e2e ${f.scenario} (n8n ${f.n8n}): ${f.lost} lost, ${f.duplicates} duplicated`);
+		}
+	}
+	const start = text.indexOf(E2E_BEGIN);
+	const end = text.indexOf(E2E_END);
+	const committed = start < 0 || end < start ? '' : text.slice(start, end + E2E_END.length);
+	if (committed !== renderE2e(figures)) {
+		problems.push(
+			'the "In real n8n" table differs from test/faults/e2e-figures: run `npm run reliability` and commit RELIABILITY.md',
+		);
+	}
+	return problems;
+}
+
+/** Copies the last end-to-end outbox figures into test/faults/e2e-figures. @returns {number} */
+function importE2e() {
+	if (!fs.existsSync(E2E_SOURCE)) return 0;
+	fs.mkdirSync(E2E_DIR, { recursive: true });
+	const files = fs.readdirSync(E2E_SOURCE).filter((f) => E2E_PATTERN.test(f));
+	for (const f of files) fs.copyFileSync(path.join(E2E_SOURCE, f), path.join(E2E_DIR, f));
+	return files.length;
 }
 
 /** @param {Figures[]} figures @returns {string[]} problems (the check fails on any) */
@@ -151,6 +249,7 @@ function check(figures) {
 		return ['no figures in .faults/figures: run `npm run test:faults` first'];
 	const committed = parseTable(fs.existsSync(TARGET) ? fs.readFileSync(TARGET, 'utf8') : '');
 	if (!committed) return [`${path.basename(TARGET)} has no figures table between the markers`];
+	problems.push(...checkE2e(fs.readFileSync(TARGET, 'utf8')));
 	if (committed.header.join('|') !== HEADER.join('|')) {
 		problems.push(
 			`columns differ: committed "${committed.header.join(' | ')}", measured "${HEADER.join(' | ')}"`,
@@ -195,6 +294,11 @@ function check(figures) {
 }
 
 function main() {
+	if (process.argv.includes('--import-e2e')) {
+		console.log(
+			`copied ${importE2e()} end-to-end figure files from .e2e/ into test/faults/e2e-figures/`,
+		);
+	}
 	const figures = readFigures();
 	if (process.argv.includes('--check')) {
 		const problems = check(figures);
@@ -206,7 +310,7 @@ function main() {
 			process.exit(1);
 		}
 		console.log(
-			`RELIABILITY.md matches the figures of ${figures.length} scenarios: 0 lost, 0 duplicated.`,
+			`RELIABILITY.md matches the figures of ${figures.length} scenarios and ${readE2e().length} end-to-end runs: 0 lost, 0 duplicated.`,
 		);
 		return;
 	}

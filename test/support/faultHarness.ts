@@ -1,4 +1,6 @@
 import type Redis from 'ioredis';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import { getRedisClient, redisConfigFromCredentials } from '../../nodes/common/redisClients';
 import {
 	createRedisClient,
 	dispatch,
@@ -54,7 +56,10 @@ export function faultHarness(
 	const processes: DispatcherProcess[] = [];
 
 	beforeAll(async () => {
-		redis = await startStandaloneRedis({ persistent: options.persistent, config: options.redisConfig });
+		redis = await startStandaloneRedis({
+			persistent: options.persistent,
+			config: options.redisConfig,
+		});
 		standIn = await startMetaStandIn({ accessToken: FAULT_TOKEN });
 		client = createRedisClient({ url: redis.url, commandTimeoutMs: options.commandTimeoutMs });
 		admin = redis.admin();
@@ -189,6 +194,17 @@ export function runCounts(faulted: ItemResult[], rerun: ItemResult[]): RunCounts
 		errorsReported: faulted.filter((r) => r.status === 'failed').length,
 		rerunSent: rerun.filter((r) => r.status === 'sent').length,
 	};
+}
+
+/**
+ * Closes the nodes' pooled Redis connection of a credential (nodes/common/redisClients keeps one
+ * per credential for the life of the process). QUIT when the server answers; else the socket is
+ * dropped, which also stops ioredis reconnecting forever to a server a test has stopped — a
+ * reconnect timer that keeps jest from exiting.
+ */
+export async function closePooledClient(credential: ICredentialDataDecryptedObject): Promise<void> {
+	const { client } = getRedisClient(redisConfigFromCredentials(credential));
+	await client.quit().catch(() => client.disconnect());
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
