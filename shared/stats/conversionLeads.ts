@@ -89,7 +89,8 @@ function readCrmLeads(hashes: ReadonlyArray<Record<string, string>>): CrmLead[] 
 /** The most common first event of the leads: their initial stage. */
 function initialStage(leads: CrmLead[]): string | null {
 	const counts = new Map<string, number>();
-	for (const lead of leads) if (lead.first) counts.set(lead.first, (counts.get(lead.first) ?? 0) + 1);
+	for (const lead of leads)
+		if (lead.first) counts.set(lead.first, (counts.get(lead.first) ?? 0) + 1);
 	let best: string | null = null;
 	for (const [name, n] of counts) if (best === null || n > (counts.get(best) ?? 0)) best = name;
 	return best;
@@ -108,7 +109,11 @@ function stageFigures(leads: CrmLead[]): ConversionLeadsHealth['stages'] {
 	const out: ConversionLeadsHealth['stages'] = {};
 	for (const [name, { leads: n, days }] of [...byStage].sort((a, b) => b[1].leads - a[1].leads)) {
 		const m = median(days);
-		out[name] = { leads: n, share: round3(n / leads.length), median_days: m === null ? null : round3(m) };
+		out[name] = {
+			leads: n,
+			share: round3(n / leads.length),
+			median_days: m === null ? null : round3(m),
+		};
 	}
 	return out;
 }
@@ -124,37 +129,78 @@ export function conversionLeadsHealth(
 ): ConversionLeadsHealth | null {
 	const leads = readCrmLeads(hashes);
 	if (leads.length === 0) return null;
-	const now = Math.floor(options.nowMs / 1000);
+	const facts = crmFacts(leads, Math.floor(options.nowMs / 1000));
+	const checks = conversionLeadsChecks(facts);
+	return {
+		leads: leads.length,
+		sampled: Boolean(options.sampled),
+		initial_stage: facts.initial,
+		stages: facts.stages,
+		pass: checks.every((c) => c.pass),
+		checks,
+	};
+}
+
+/** What the checks read off the ledger's CRM leads (no personal data: names, counts, times). */
+interface CrmFacts {
+	leads: number;
+	initial: string | null;
+	stages: ReturnType<typeof stageFigures>;
+	later: Array<[string, ReturnType<typeof stageFigures>[string]]>;
+	eventDays: number;
+	hoursSinceUpload: number | null;
+	withLater: number;
+	leadIdShare: number;
+}
+
+function crmFacts(leads: ReturnType<typeof readCrmLeads>, now: number): CrmFacts {
 	const initial = initialStage(leads);
 	const stages = stageFigures(leads);
-	const later = Object.entries(stages).filter(([name]) => name !== initial);
 	const eventDays = new Set<number>();
-	for (const lead of leads) for (const at of lead.stages.values()) eventDays.add(Math.floor(at / DAY_S));
+	for (const lead of leads)
+		for (const at of lead.stages.values()) eventDays.add(Math.floor(at / DAY_S));
 	const lastUpload = Math.max(0, ...leads.map((l) => l.sentAt ?? 0));
-	const hoursSinceUpload = lastUpload > 0 ? round3((now - lastUpload) / 3600) : null;
-	const withLater = leads.filter((l) => [...l.stages.keys()].some((s) => s !== initial)).length;
-	const leadIdShare = round3(leads.filter((l) => l.hasLeadId).length / leads.length);
-	const inTime = later.filter(([, s]) => s.median_days !== null && s.median_days <= CL_STAGE_WITHIN_DAYS);
-	const inRate = later.filter(
+	return {
+		leads: leads.length,
+		initial,
+		stages,
+		later: Object.entries(stages).filter(([name]) => name !== initial),
+		eventDays: eventDays.size,
+		hoursSinceUpload: lastUpload > 0 ? round3((now - lastUpload) / 3600) : null,
+		withLater: leads.filter((l) => [...l.stages.keys()].some((s) => s !== initial)).length,
+		leadIdShare: round3(leads.filter((l) => l.hasLeadId).length / leads.length),
+	};
+}
+
+/** Meta's validation list, each check with its threshold and where the threshold comes from. */
+function conversionLeadsChecks(f: CrmFacts): ConversionLeadsCheck[] {
+	const inTime = f.later.filter(
+		([, s]) => s.median_days !== null && s.median_days <= CL_STAGE_WITHIN_DAYS,
+	);
+	const inRate = f.later.filter(
 		([, s]) => s.share >= CL_CONVERSION_RATE.min && s.share <= CL_CONVERSION_RATE.max,
 	);
-	const names = (list: Array<[string, unknown]>) => list.map(([n]) => `"${n}"`).join(', ') || 'none';
-	const checks: ConversionLeadsCheck[] = [
+	const names = (list: Array<[string, unknown]>) =>
+		list.map(([n]) => `"${n}"`).join(', ') || 'none';
+	const { initial, stages, eventDays, hoursSinceUpload, withLater, leadIdShare } = f;
+	return [
 		{
 			check: 'stages_seen',
-			pass: initial !== null && later.length >= 1,
+			pass: initial !== null && f.later.length >= 1,
 			value: Object.keys(stages).length,
 			threshold: 'the initial lead stage and at least one later stage (every stage, as it changes)',
 			basis: 'unconfirmed',
-			detail: `stages sent: ${Object.keys(stages).map((n) => `"${n}"`).join(', ')}; initial: ${initial === null ? 'unknown' : `"${initial}"`}`,
+			detail: `stages sent: ${Object.keys(stages)
+				.map((n) => `"${n}"`)
+				.join(', ')}; initial: ${initial === null ? 'unknown' : `"${initial}"`}`,
 		},
 		{
 			check: 'days_of_data',
-			pass: eventDays.size >= CL_MIN_DAYS_OF_DATA,
-			value: eventDays.size,
+			pass: eventDays >= CL_MIN_DAYS_OF_DATA,
+			value: eventDays,
 			threshold: `CRM events on at least ${CL_MIN_DAYS_OF_DATA} days`,
 			basis: 'meta',
-			detail: `days (UTC) with CRM events in the ledger: ${eventDays.size}`,
+			detail: `days (UTC) with CRM events in the ledger: ${eventDays}`,
 		},
 		{
 			check: 'upload_frequency',
@@ -173,7 +219,7 @@ export function conversionLeadsHealth(
 			value: withLater,
 			threshold: 'leads with an event after the initial stage: at least 1',
 			basis: 'unconfirmed',
-			detail: `${withLater} of ${leads.length} leads have a stage after the initial one`,
+			detail: `${withLater} of ${f.leads} leads have a stage after the initial one`,
 		},
 		{
 			check: 'lead_id_coverage',
@@ -200,14 +246,6 @@ export function conversionLeadsHealth(
 			detail: `later stages in range: ${names(inRate)}`,
 		},
 	];
-	return {
-		leads: leads.length,
-		sampled: Boolean(options.sampled),
-		initial_stage: initial,
-		stages,
-		pass: checks.every((c) => c.pass),
-		checks,
-	};
 }
 
 /** Most ledger hashes one report reads (the health of a larger ledger is a sample: `sampled`). */
