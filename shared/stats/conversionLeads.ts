@@ -145,15 +145,15 @@ export function conversionLeadsHealth(
 interface CrmFacts {
 	leads: number;
 	initial: string | null;
-	stages: ReturnType<typeof stageFigures>;
-	later: Array<[string, ReturnType<typeof stageFigures>[string]]>;
+	stages: ConversionLeadsHealth['stages'];
+	later: Array<[string, ConversionLeadsHealth['stages'][string]]>;
 	eventDays: number;
 	hoursSinceUpload: number | null;
 	withLater: number;
 	leadIdShare: number;
 }
 
-function crmFacts(leads: ReturnType<typeof readCrmLeads>, now: number): CrmFacts {
+function crmFacts(leads: CrmLead[], now: number): CrmFacts {
 	const initial = initialStage(leads);
 	const stages = stageFigures(leads);
 	const eventDays = new Set<number>();
