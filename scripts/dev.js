@@ -21,12 +21,23 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const n8n = require('./n8n/n8n.js');
-const { startDemoPlatforms, localizeTemplate, TOKENS } = require('./n8n/demo.js');
+const { startDemoPlatforms, localizeTemplate, newOutboxKey, TOKENS } = require('./n8n/demo.js');
 const { ensureRedis } = require('./local/redis.js');
 
 const OWNER = { email: 'dev@example.com', password: 'Lead-Capi-Dev-1' };
 
 const CHECK = process.argv.includes('--check');
+
+/**
+ * The outbox key of this install: random, made once and kept in the n8n user folder (mode 600),
+ * so outbox entries queued before a restart of `npm run dev` can still be opened after it.
+ * @param {string} userFolder
+ */
+function installOutboxKey(userFolder) {
+	const file = path.join(userFolder, 'outbox-key');
+	if (!fs.existsSync(file)) fs.writeFileSync(file, newOutboxKey(), { mode: 0o600 });
+	return fs.readFileSync(file, 'utf8').trim();
+}
 
 async function main() {
 	const port = CHECK ? await n8n.freePort() : Number(process.env.LEAD_CAPI_DEV_PORT || 5678);
@@ -55,6 +66,7 @@ async function main() {
 					hubspot: 18088,
 				},
 		keyPrefix: CHECK ? `leadcapi-devcheck-${Date.now()}` : undefined,
+		outboxKey: installOutboxKey(userFolder),
 	});
 	// A deal the HubSpot stage template can read: its amount, and a contact with a click id.
 	platforms.hubspot.addDeal('42', { amount: '1200', deal_currency_code: 'USD' }, {

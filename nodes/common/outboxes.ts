@@ -91,8 +91,24 @@ export type OpenedEntries = Map<number, outbox.OutboxEntry>;
 /** A built event the dispatch handed over (onRetryable, onDryRunBuilt) with its kept facts. */
 export type KeptEvents = Map<number, { payload: unknown; facts: KeptFacts }>;
 
-/** Results the outbox took after the dispatch counted them: item index → what they became. */
-export type OutboxMoves = Map<number, 'queued' | 'dead_lettered'>;
+/**
+ * Results the outbox took after the dispatch counted them: item index → what they became
+ * (`duplicate`: a drained event whose entry is gone — already delivered by another drain).
+ */
+export type OutboxMoves = Map<number, 'queued' | 'dead_lettered' | 'duplicate'>;
+
+/**
+ * The drained events of a run: the entries opened (index → entry), those moved to dead letters,
+ * and those whose entry was gone (index → event id: already delivered by another drain).
+ */
+export interface DrainedEntries {
+	opened: OpenedEntries;
+	moves: OutboxMoves;
+	gone: Map<number, string>;
+}
+
+/** A drained event whose outbox entry no longer exists: not sent here. */
+const ALREADY_DELIVERED = 'outbox entry already delivered or removed';
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -160,11 +176,12 @@ export async function readDrained<Config, Payload>(
 	items: INodeExecutionData[],
 	dispatchItems: DispatchItem[],
 	now: number,
-): Promise<{ opened: OpenedEntries; moves: OutboxMoves }> {
+): Promise<DrainedEntries> {
 	const opened: OpenedEntries = new Map();
 	const moves: OutboxMoves = new Map();
+	const gone = new Map<number, string>();
 	const wanted = sendableRefs(run, adapter.platform, destination, items, dispatchItems);
-	if (!run.on || wanted.length === 0) return { opened, moves };
+	if (!run.on || wanted.length === 0) return { opened, moves, gone };
 	const q = { platform: adapter.platform, destination };
 	let entries;
 	try {
@@ -178,7 +195,7 @@ export async function readDrained<Config, Payload>(
 				ref.event_name ?? '',
 				`the outbox could not be read (${errorText(error)}): the event stays queued and comes due again`,
 			);
-		return { opened, moves };
+		return { opened, moves, gone };
 	}
 	const writes = new outbox.OutboxWrites();
 	wanted.forEach(({ index, ref }, k) => {
@@ -190,7 +207,9 @@ export async function readDrained<Config, Payload>(
 		}
 		const name = ref.event_name ?? '';
 		if (entry.reason === 'not_found') {
-			failItem(dispatchItems, index, name, 'outbox entry already delivered or removed');
+			// Nothing is sent (the item is held back as failed), then reported as a duplicate.
+			failItem(dispatchItems, index, name, ALREADY_DELIVERED);
+			gone.set(index, ref.event_id);
 			return;
 		}
 		writes.dead(q, ref.event_id, entry.reason, entry.message);
@@ -211,7 +230,7 @@ export async function readDrained<Config, Payload>(
 				`${dispatchItems[index].error} — not written (${errorText(error)}): it comes due again`;
 		}
 	}
-	return { opened, moves };
+	return { opened, moves, gone };
 }
 
 const nextTryText = (ms: number) => new Date(ms).toISOString();
@@ -371,9 +390,23 @@ function applyQueued(
 }
 
 /**
+ * A drained event whose outbox entry was gone when it was read: another drain (or a Replay, or
+ * Purge) already took it — delivered under the same event id, so this run sent nothing. It is a
+ * `duplicate` (dedup `sent_before`), as a user expects of an event already sent, never `failed`.
+ */
+function alreadyDelivered(r: ItemResult, eventId: string): void {
+	r.status = 'duplicate';
+	r.event_id = eventId;
+	r.dedup = 'sent_before';
+	delete r.error;
+	delete r.retryable;
+	r.warnings.push(`${ALREADY_DELIVERED}: not sent again`);
+}
+
+/**
  * The Health Report's counters for the results the outbox took after the dispatch counted them:
  * one round trip, only when there are any, never fatal. A result counted `failed` (or `skipped`)
- * and then queued or dead-lettered is counted there instead; an event only queued (Deliver → Via
+ * and then queued, dead-lettered or found already delivered (`duplicate`) is counted there instead; an event only queued (Deliver → Via
  * Outbox, not counted by its dry run) adds to `queued`.
  */
 export async function countOutboxMoves(
@@ -414,7 +447,7 @@ export async function finishOutbox(input: {
 	adapter: PlatformAdapter<unknown, unknown>;
 	results: ItemResult[];
 	kept: KeptEvents;
-	drained: { opened: OpenedEntries; moves: OutboxMoves };
+	drained: DrainedEntries;
 	viaOutbox: boolean;
 	store: DedupStore | null;
 	keyPrefix: string;
@@ -428,6 +461,10 @@ export async function finishOutbox(input: {
 		? await queueBuilt(run, adapter, results, kept, now)
 		: await settleOutbox(run, adapter, results, kept, drained.opened, now);
 	for (const [i, to] of drained.moves) moves.set(i, to);
+	for (const [i, eventId] of drained.gone) {
+		alreadyDelivered(results[i], eventId);
+		moves.set(i, 'duplicate');
+	}
 	await countOutboxMoves(
 		input.store,
 		input.keyPrefix,

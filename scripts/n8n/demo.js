@@ -1,4 +1,5 @@
 // @ts-check
+const { randomBytes } = require('node:crypto');
 /**
  * Local stand-ins for all five platforms plus the credentials the example workflows reference
  * (examples/*.json), pointed at them and at a local Redis. Used by `npm run dev` and the
@@ -24,6 +25,8 @@ const DEMO = {
 	webhookSecret: { id: 'demoWebhookSecr1', name: 'Webhook secret (local)' },
 	/** n8n's own HubSpot App Token credential, for the HubSpot CRM reads of the stage template. */
 	hubspot: { id: 'demoHubSpotToken', name: 'HubSpot (local stand-in)' },
+	/** The outbox's encryption key (the retry template's Outbox Trigger and senders). */
+	outboxKey: { id: 'demoOutboxKey001', name: 'Outbox Key' },
 };
 
 /** The public API base URLs the templates call with n8n's HTTP Request node. */
@@ -65,7 +68,9 @@ const DEMO_TOKENS = {
 /**
  * Starts the five stand-ins (on the given ports, or free ones) and returns them with the
  * credentials to import into n8n. `tokens` replaces demo tokens (a test's own, random ones),
- * `metaAppSecret` makes Meta require appsecret_proof, `googleClientSecret` is the OAuth2 client's.
+ * `metaAppSecret` makes Meta require appsecret_proof, `googleClientSecret` is the OAuth2 client's, `outboxKey` the outbox's encryption key (default:
+ * a random one; `npm run dev` passes the one it keeps per install, so entries queued before a
+ * restart stay readable).
  * @param {{
  *   redisUrl: string,
  *   keyPrefix?: string,
@@ -73,6 +78,7 @@ const DEMO_TOKENS = {
  *   tokens?: Partial<typeof DEMO_TOKENS>,
  *   metaAppSecret?: string,
  *   googleClientSecret?: string,
+ *   outboxKey?: string,
  * }} options
  */
 async function startDemoPlatforms(options) {
@@ -185,6 +191,11 @@ async function startDemoPlatforms(options) {
 		{ ...DEMO.webhookSecret, type: 'leadCapiWebhookApi', data: { secret: TOKENS.webhook } },
 		{ ...DEMO.hubspot, type: 'hubspotAppToken', data: { appToken: TOKENS.hubspot } },
 		{
+			...DEMO.outboxKey,
+			type: 'leadCapiOutboxApi',
+			data: { secret: options.outboxKey ?? newOutboxKey() },
+		},
+		{
 			...DEMO.redis,
 			type: 'leadCapiRedisApi',
 			data: { connection: 'url', url: options.redisUrl, keyPrefix: options.keyPrefix || 'leadcapi-dev' },
@@ -208,4 +219,9 @@ async function startDemoPlatforms(options) {
 	};
 }
 
-module.exports = { startDemoPlatforms, localizeTemplate, DEMO, DESTINATIONS, TOKENS: DEMO_TOKENS };
+/** A random outbox key (32 bytes, base64), as the credential's description suggests. */
+function newOutboxKey() {
+	return randomBytes(32).toString('base64');
+}
+
+module.exports = { startDemoPlatforms, newOutboxKey, localizeTemplate, DEMO, DESTINATIONS, TOKENS: DEMO_TOKENS };

@@ -11,7 +11,7 @@ export interface StageAssessment {
 const fold = (name: string) => name.trim().toLowerCase();
 
 /**
- * Was this stage sent before; is an earlier stage of `stageOrder` missing (skipped) or a later
+ * Was this stage (or adjustment) sent before; is an earlier stage of `stageOrder` missing (skipped) or a later
  * one sent already (out of order)? Meta asks for every stage change of a lead to be sent
  * (Conversion Leads integration guide), so both are warned about — never blocked: the CRM is
  * the truth about what happened.
@@ -24,7 +24,8 @@ export function assessStage(
 ): StageAssessment {
 	const sent = entry?.stages ?? {};
 	const sentFolded = new Map(Object.entries(sent).map(([name, at]) => [fold(name), at]));
-	if (sentFolded.has(fold(event))) return { alreadySent: true, warnings: [] };
+	const adjusted = Object.keys(entry?.adjustments ?? {}).map(fold);
+	if (sentFolded.has(fold(event)) || adjusted.includes(fold(event))) return { alreadySent: true, warnings: [] };
 	const warnings: string[] = [];
 	const order = stageOrder.map(fold).filter((s) => s !== '');
 	const position = order.indexOf(fold(event));

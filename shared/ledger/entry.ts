@@ -9,7 +9,7 @@ const ID_FIELDS = ['gclid', 'gbraid', 'wbraid', 'fbclid', 'fbc', 'ttclid', 'mscl
 /** The ledger hash as stored → its entry; null when the lead has none here. */
 export function parseLedger(hash: Record<string, string> | null | undefined): LedgerEntry | null {
 	if (!hash || Object.keys(hash).length === 0) return null;
-	const entry: LedgerEntry = { ids: {}, stages: {} };
+	const entry: LedgerEntry = { ids: {}, stages: {}, adjustments: {} };
 	const created = Number(hash.created);
 	if (Number.isFinite(created) && created > 0) entry.createdAt = created;
 	if (hash.first_event && hash.first_event_id) {
@@ -22,6 +22,7 @@ export function parseLedger(hash: Record<string, string> | null | undefined): Le
 	for (const [field, value] of Object.entries(hash)) {
 		if (field.startsWith('id:')) entry.ids[field.slice(3)] = value;
 		else if (field.startsWith('stage:')) entry.stages[field.slice(6)] = Number(value) || 0;
+		else if (field.startsWith('adj:')) entry.adjustments[field.slice(4)] = Number(value) || 0;
 	}
 	return entry;
 }
@@ -36,8 +37,9 @@ export function stageOf(record: LeadRecord): string | undefined {
 
 /**
  * What one sent event adds to its lead's ledger (no personal data: ids, names, times). An
- * adjustment (`adjustment: true`: a Google retraction or restatement) is recorded as sent, but
- * is never the lead's first event, and its time is never the lead's creation: for a lead the
+ * adjustment (`adjustment: true`: a Google retraction or restatement) is recorded as sent (an
+ * `adj:` field, not a `stage:` one: it is never the lead's previous, skipped or out-of-order
+ * stage), is never the lead's first event, and its time is never the lead's creation: for a lead the
  * ledger does not know, only an explicit `lead_created_at` is kept, so a later adjustment
  * "From Stage Ledger" never builds its order id from an adjustment.
  */
@@ -77,7 +79,8 @@ export function ledgerWriteFor(input: {
 		setIfAbsent['id:lead_id'] = String(leadId);
 	}
 	if (input.crm) setIfAbsent.src = 'crm';
-	const set: Record<string, string> = { [`stage:${eventName}`]: String(eventTime) };
+	const field = input.adjustment ? `adj:${eventName}` : `stage:${eventName}`;
+	const set: Record<string, string> = { [field]: String(eventTime) };
 	if (input.sentAt !== undefined) set.sent = String(input.sentAt);
 	return { key: input.key, gateKey: input.gateKey, ttlMs: input.ttlMs, set, setIfAbsent };
 }

@@ -30,6 +30,12 @@ export interface LedgerEntry {
 	ids: Record<string, string>;
 	/** Each stage (event name) sent, with its event time in unix seconds. */
 	stages: Record<string, number>;
+	/**
+	 * Each adjustment sent (a Google retraction or restatement, by its event name), with its event
+	 * time: kept so it is not sent twice, but never one of the lead's stages (previous stage,
+	 * skipped and out-of-order stages read `stages` only). Stored as `adj:<event name>`.
+	 */
+	adjustments: Record<string, number>;
 }
 
 /**

@@ -72,11 +72,12 @@ export function tallyResults(
 
 /**
  * Corrections for results the outbox took after the dispatch counted them: each moves from what
- * it was counted as (`failed`, `skipped`; none when it was not counted) to `queued` or
- * `dead_lettered`, so the report never shows a queued event as failed.
+ * it was counted as (`failed`, `skipped`; none when it was not counted) to `queued`,
+ * `dead_lettered` or `duplicate` (a drained event already delivered by another drain), so the
+ * report never shows a queued or already-sent event as failed.
  */
 export function outboxMoveIncrements(
-	moves: ReadonlyArray<{ from?: string; to: 'queued' | 'dead_lettered' }>,
+	moves: ReadonlyArray<{ from?: string; to: 'queued' | 'dead_lettered' | 'duplicate' }>,
 ): Record<string, number> {
 	const increments: Record<string, number> = {};
 	const add = (field: string, n: number) => (increments[field] = (increments[field] ?? 0) + n);

@@ -8,7 +8,7 @@ import { chain, n8nWithPackage, node, until, type N8nInstance } from './n8n';
 const { startDemoPlatforms, DEMO, DESTINATIONS } = require('../../scripts/n8n/demo.js');
 
 const REPO = path.join(__dirname, '..', '..');
-const OUTBOX_KEY = { id: 'demoOutboxKey001', name: 'Outbox Key' };
+const OUTBOX_KEY = DEMO.outboxKey;
 
 /**
  * In a real n8n: leads sent while Meta answers 503 are queued (status `queued`), and the shipped
@@ -24,14 +24,8 @@ describe('outbox in a real n8n', () => {
 	beforeAll(async () => {
 		platforms = await startDemoPlatforms({ redisUrl: process.env.REDIS_URL, keyPrefix });
 		instance = await n8nWithPackage();
-		instance.importCredentials([
-			...platforms.credentials,
-			{
-				...OUTBOX_KEY,
-				type: 'leadCapiOutboxApi',
-				data: { secret: 'e2e-outbox-key-0123456789abcdef' },
-			},
-		]);
+		// The demo credentials include the Outbox Key (a random key), as `npm run dev` creates it.
+		instance.importCredentials(platforms.credentials);
 		admin = adminRedis();
 	});
 	afterAll(async () => {

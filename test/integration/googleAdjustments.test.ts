@@ -266,9 +266,10 @@ describe('Google Ads API conversion adjustments through dispatch, against the lo
 		);
 		expect(restated[0].status).toBe('sent');
 		const hash = await h.admin.hgetall(ledgerKey(h.prefix, 'google', ACTION, 'deal-21'));
-		// Recorded as sent (the stage field), but neither the lead's first event nor its creation.
-		expect(Object.keys(hash).filter((f) => f.startsWith('stage:'))).toEqual([
-			'stage:restatement:lead:900:USD',
+		// Recorded as sent (an adjustment field, never one of the lead's stages), but neither the
+		// lead's first event nor its creation.
+		expect(Object.keys(hash).filter((f) => f.startsWith('stage:') || f.startsWith('adj:'))).toEqual([
+			'adj:restatement:lead:900:USD',
 		]);
 		expect(Object.keys(hash).filter((f) => f.startsWith('first_') || f === 'created')).toEqual([]);
 

@@ -93,6 +93,35 @@ describe("Meta Conversion Leads: a lead from Meta's instant forms and its CRM st
 		expect(standIn.received).toHaveLength(3);
 	});
 
+	it("a later stage whose CRM record has no Meta lead id is sent with the one the stage ledger kept for the lead", async () => {
+		const now = Date.now();
+		const withLedger = { ledger: {} };
+		const lead = readLeadRecord(facebookLeadAdsItem(now - 3 * 86_400_000)) as LeadRecord;
+		const first = await run(
+			[{ record: { ...lead, stage: 'Initial Lead', stage_at: new Date(now - 72 * 3_600_000).toISOString() }, eventName: 'Initial Lead' }],
+			withLedger,
+		);
+		expect(first[0].status).toBe('sent');
+		// The CRM's stage change: the same record id, an email, no Meta lead id.
+		const qualified: DispatchItem = {
+			record: {
+				record_id: LEAD_ID,
+				stage: 'Qualified',
+				stage_at: new Date(now - 3_600_000).toISOString(),
+				contact: { email: 'ann.lee@example.com' },
+			},
+			eventName: 'Qualified',
+		};
+		const [later] = await run([qualified], withLedger);
+		expect(later.status).toBe('sent');
+		const sent = standIn.received.map((r: { event: { event_name: string; user_data: Record<string, unknown> } }) => r.event);
+		expect(sent[1]).toMatchObject({ event_name: 'Qualified', user_data: { lead_id: LEAD_ID } });
+		// Without the ledger there is nothing to take it from: email only.
+		const [noLedger] = await run([{ ...qualified, record: { ...qualified.record, record_id: 'other-deal' } }]);
+		expect(noLedger.status).toBe('sent');
+		expect(standIn.received[2].event.user_data.lead_id).toBeUndefined();
+	});
+
 	describe('one timing rule: the dispatch plan times every CRM event (stage_at, never backdated)', () => {
 		const DAY_MS = 86_400_000;
 		const lead = (id: string, extra: Partial<LeadRecord>): DispatchItem => ({

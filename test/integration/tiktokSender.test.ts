@@ -224,6 +224,31 @@ describe('TikTok sender through dispatch, against a loopback TikTok and a real R
 		expect(received()).toHaveLength(3);
 	});
 
+	it('CRM events are timed by the one stage rule: one older than the window is expired with the reason, never clamped, with or without a stage', async () => {
+		const at = (d: number) => new Date(Date.now() - d * 86400_000).toISOString();
+		const crm = config({ eventSource: 'crm', leadEventSource: 'HubSpot' });
+		for (const [i, policy] of [undefined, 'clamp'].entries()) {
+			const [noStage] = await run(
+				[{ record: crmLead(20 + i, { occurred_at: at(30) }), eventName: 'SubmitForm' }],
+				{ config: crm, eventWindowPolicy: policy as 'clamp' | undefined },
+			);
+			expect(noStage).toMatchObject({ status: 'expired' });
+			expect(noStage.error).toMatch(/^event "SubmitForm" expired: occurred_at is 30\.0 days old/);
+			expect(noStage.warnings.join(' ')).not.toMatch(/clamped/);
+		}
+		const [stage] = await run(
+			[{ record: crmLead(22, { stage: 'Qualified', stage_at: at(29) }), eventName: 'Qualified' }],
+			{ config: crm },
+		);
+		expect(stage).toMatchObject({ status: 'expired' });
+		expect(stage.error).toMatch(/^stage "Qualified" expired: stage_at is 29\.0 days old/);
+		expect(received()).toHaveLength(0);
+		const [inside] = await run([{ record: crmLead(23, { occurred_at: at(20) }), eventName: 'SubmitForm' }], {
+			config: crm,
+		});
+		expect(inside).toMatchObject({ status: 'sent', event_time: Math.floor(Date.parse(at(20)) / 1000) });
+	});
+
 	it('skips events older than TikTok\'s own window (28 days, a figure TikTok does not document), even under Clamp to Window', async () => {
 		const at = (d: number) => new Date(Date.now() - d * 86400_000).toISOString();
 		const old = { record: crmLead(7, { occurred_at: at(30) }), eventName: 'SubmitForm' };

@@ -396,6 +396,37 @@ describe('outbox through the nodes (real Redis, Meta stand-in)', () => {
 			]);
 		});
 
+		it('two drains of the same event: the second finds it already delivered — a duplicate in its output and in the Health Report, never failed', async () => {
+			const report = async () => {
+				const { outputs } = await runExecute(new IdentityNormalizer(), [{}], {
+					params: { operation: 'report', platforms: ['meta'] },
+					credentials: { leadCapiRedisApi: redis.credential() },
+				});
+				return json(outputs[0]);
+			};
+			at(Date.now());
+			standIn.queueFaults(Array(5).fill(PLATFORM_DOWN));
+			await runExecute(meta, [webLead(70) as unknown as IDataObject], { credentials: credentials() });
+			await timePasses();
+			// Two drainers emitted the same due event (e.g. queue mode); the first delivers it.
+			const drained = (await poll())![0];
+			const first = json((await runExecute(meta, drained, { credentials: credentials() })).outputs[0]);
+			expect(first[0]).toMatchObject({ status: 'sent' });
+			// The second finds its entry gone. Without On Error → Continue: it must not fail the node.
+			const second = json((await runExecute(meta, drained, { credentials: credentials() })).outputs[0]);
+			expect(second[0]).toMatchObject({
+				status: 'duplicate',
+				dedup: 'sent_before',
+				event_id: first[0].event_id,
+				warnings: expect.arrayContaining([expect.stringMatching(/already delivered or removed: not sent again/)]),
+			});
+			expect(second[0].error).toBeUndefined();
+			expect(standIn.received).toHaveLength(1);
+			expect(await report()).toEqual([
+				expect.objectContaining({ queued: 1, sent: 1, duplicate: 1, failed: 0 }),
+			]);
+		});
+
 		it('a stage event sent via the outbox leaves the same ledger entry as a direct send', async () => {
 			at(Date.now());
 			const stageLead = crmLead(60, {

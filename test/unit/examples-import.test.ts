@@ -39,14 +39,6 @@ const OUR_NODES = new Map<string, number[]>(
 	}),
 );
 
-/**
- * Known gap, reported (not this file's to fix): `npm run dev` creates no Outbox Key credential,
- * which the retry template's nodes name. Listed here so that any other dangling credential fails.
- */
-const KNOWN_GAPS: Record<string, string[]> = {
-	'retry-and-dead-letters.json': ['demoOutboxKey001|Outbox Key'],
-};
-
 describe('templates import cleanly', () => {
 	it('finds the stage templates', () => {
 		expect(TEMPLATES.map(([file]) => file)).toEqual(
@@ -54,8 +46,8 @@ describe('templates import cleanly', () => {
 		);
 	});
 
-	it.each(TEMPLATES)('%s: every credential is one npm run dev creates', (file, workflow) => {
-		const known = new Set([...Object.values(DEMO).map((c) => `${c.id}|${c.name}`), ...(KNOWN_GAPS[file] ?? [])]);
+	it.each(TEMPLATES)('%s: every credential is one npm run dev creates', (_, workflow) => {
+		const known = new Set(Object.values(DEMO).map((c) => `${c.id}|${c.name}`));
 		const missing = workflow.nodes.flatMap((n) =>
 			Object.values(n.credentials ?? {})
 				.map((c) => `${c.id}|${c.name}`)

@@ -42,6 +42,18 @@ export function readMetaLeadId(record: LeadRecord): { value?: string; warning?: 
 	return { value: text };
 }
 
+/**
+ * The lead id a CRM event carries: the record's own (`attributes.meta_lead_id`), else the one the
+ * stage ledger kept for this lead (`id:lead_id`, from an earlier event of the lead — the ledger
+ * entry the dispatch already read, no extra round trip), when it is a valid Meta lead id.
+ */
+function leadIdOf(context: BuildContext): { value?: string; warning?: string } {
+	const own = readMetaLeadId(context.record);
+	if (own.value || own.warning) return own;
+	const kept = context.ledger?.ids.lead_id?.trim();
+	return kept && META_LEAD_ID_PATTERN.test(kept) ? { value: kept } : {};
+}
+
 /** The stage of a record (`stage`), as the event name of a CRM event. */
 export function readStageName(record: LeadRecord): string | undefined {
 	const raw = record.stage;
@@ -63,7 +75,6 @@ export function buildMetaCrmEvent(
 	context: BuildContext,
 	config: MetaConfig,
 ): BuildOutcome<MetaServerEvent> {
-	const { record } = context;
 	const warnings = [...context.user.warnings];
 	const { data, matchKeys } = metaUserData(context.user);
 	const denied = consentDeniedSkip(context.event, 'skip');
@@ -77,7 +88,7 @@ export function buildMetaCrmEvent(
 			warnings,
 		);
 	}
-	const leadId = readMetaLeadId(record);
+	const leadId = leadIdOf(context);
 	if (leadId.warning) warnings.push(leadId.warning);
 	const userData: Record<string, string | string[]> = leadId.value
 		? { lead_id: leadId.value, ...data }

@@ -13,6 +13,9 @@ export const tiktokAdapter: PlatformAdapter<TiktokConfig, TiktokEvent> = {
 	eventNameByState: TIKTOK_EVENT_BY_STATE,
 	maxBatchSize: TIKTOK_MAX_EVENTS_PER_REQUEST,
 	eventTimeWindow: TIKTOK_EVENT_TIME_WINDOW,
+	// CRM events (Event Source: CRM) are stage events, with or without a `stage`: timed by the
+	// dispatch's one rule (stage_at, else occurred_at), never rewritten — over-age is `expired`.
+	stageTimed: (config) => config.eventSource === 'crm',
 	destinationId: tiktokEventSourceId,
 	userData: (user) => tiktokUserData(user),
 	buildEvent: buildTiktokEvent,

@@ -1,4 +1,5 @@
 import { assessStage, daysSinceCreated, ledgerWriteFor, parseLedger } from '../../../shared/ledger';
+import { withLedgerFacts } from '../../../shared/rules/stage';
 
 const ORDER = ['Lead', 'Qualified', 'Booked', 'Won'];
 const entry = (stages: Record<string, number>, created = 1_000) =>
@@ -39,6 +40,35 @@ describe('stage ledger: assessStage', () => {
 	it('days since the lead was created', () => {
 		expect(daysSinceCreated(entry({}, 0 + 86_400), 86_400 * 29)).toBe(28);
 		expect(daysSinceCreated(null, 5)).toBeUndefined();
+	});
+});
+
+describe('stage ledger: an adjustment is recorded as sent, never as one of the lead\'s stages', () => {
+	/** The hash the writes leave (set overwrites, setIfAbsent keeps the first), as the settle script does. */
+	const hashAfter = (writes: Array<{ eventName: string; eventTime: number; adjustment?: boolean }>) => {
+		const hash: Record<string, string> = {};
+		for (const w of writes) {
+			const write = ledgerWriteFor({ key: 'k', gateKey: 'g', ttlMs: 1, record: { record_id: 'deal-7' }, eventId: `id-${w.eventName}`, ...w });
+			for (const [f, v] of Object.entries(write.setIfAbsent)) hash[f] ??= v;
+			Object.assign(hash, write.set);
+		}
+		return hash;
+	};
+	const ledger = parseLedger(
+		hashAfter([
+			{ eventName: 'Lead', eventTime: 1_000 },
+			{ eventName: 'Qualified', eventTime: 2_000 },
+			{ eventName: 'retraction:lead', eventTime: 3_000, adjustment: true },
+		]),
+	);
+
+	it('the previous stage is the last stage, not the retraction sent after it', () => {
+		expect(ledger?.stages).toEqual({ Lead: 1_000, Qualified: 2_000 });
+		expect(withLedgerFacts<Record<string, unknown>>({ record_id: 'deal-7', stage: 'Booked' }, ledger).previous_stage).toBe('Qualified');
+	});
+	it('the adjustment is not sent twice, and is neither a skipped nor a later stage', () => {
+		expect(assessStage(ledger, 'retraction:lead', 4_000, ORDER)).toEqual({ alreadySent: true, warnings: [] });
+		expect(assessStage(ledger, 'Booked', 2_500, ORDER)).toEqual({ alreadySent: false, warnings: [] });
 	});
 });
 
