@@ -102,7 +102,13 @@ describe('the outbox drained by 2 workers at once in n8n queue mode', () => {
 				`${PKG}.leadCapiOutboxTrigger`,
 				1,
 				[0, 0],
-				{ pollTimes: { item: [{ mode: 'everyMinute' }] }, platform: 'meta', maxEvents: EVENTS / 4 },
+				// Both drains poll at second 0 of every minute: "Every Minute" picks a random second per
+				// workflow (n8n-workflow's toCronExpression), which can leave their executions apart.
+				{
+					pollTimes: { item: [{ mode: 'custom', cronExpression: '0 * * * * *' }] },
+					platform: 'meta',
+					maxEvents: EVENTS / 4,
+				},
 				{ credentials: { leadCapiRedisApi: redis, leadCapiOutboxApi: key } },
 			),
 			sender(),
@@ -200,6 +206,9 @@ describe('the outbox drained by 2 workers at once in n8n queue mode', () => {
 		const recordIds = Array.from({ length: EVENTS }, (_, i) => `qdrain-${i}`);
 		// Leads arrive while the drains poll: whatever a poll finds is sent; Meta is slow throughout.
 		standIn.setLatency(META_LATENCY_MS);
+		// Fire just after a poll (second 0), so that most leads are queued by the next one and both
+		// drains find entries at the same moment.
+		await new Promise((r) => setTimeout(r, ((61 - new Date().getSeconds()) % 60) * 1000));
 		const fired = Date.now();
 		for (let i = 0; i < EVENTS; i += 10) {
 			const answers = await Promise.all(
