@@ -24,6 +24,8 @@ const shared = require(path.join(ROOT, 'dist/shared'));
 const outboxes = require(path.join(ROOT, 'dist/nodes/common/outboxes'));
 const TOKEN = 'bench-outbox-token-0123456789';
 const PIXEL = '800000000000008';
+/** The poll interval of the latency phase (ms). */
+const LATENCY_POLL_MS = 500;
 
 /** @param {string} url */
 async function stats(url) {
@@ -56,6 +58,104 @@ function keeper() {
 	};
 }
 
+/**
+ * One webhook execution with Deliver → Via Outbox: built (a dry run) and queued, as the sender
+ * does. Returns the event ids it queued.
+ * @param {any} ctx @param {any} item
+ */
+async function queueOne(ctx, item) {
+	const { kept, keep } = keeper();
+	const runAt = Date.now();
+	const results = await shared.dispatch([item], { ...ctx.base, dryRun: true, onDryRunBuilt: keep });
+	await outboxes.finishOutbox({
+		run: ctx.outbox,
+		adapter: ctx.adapter,
+		results,
+		kept,
+		drained: { opened: new Map(), moves: new Map(), gone: new Map() },
+		viaOutbox: true,
+		store: ctx.store,
+		keyPrefix: ctx.prefix,
+		runAt,
+	});
+	return results.map((/** @type {any} */ r) => String(r.event_id));
+}
+
+/**
+ * One poll of the Outbox Trigger, then the sender it feeds (its outbox steps and dispatch).
+ * @param {any} ctx @param {number} limit
+ */
+async function drainOnce(ctx, limit) {
+	const ob = shared.outbox;
+	const drained = await ob.drainDue(ctx.box, ctx.outbox.key, { now: Date.now(), limit });
+	const items = drained.due.map((/** @type {unknown} */ ref) => ({ json: { outbox: ref } }));
+	if (items.length === 0) return [];
+	const dispatchItems = items.map(() => ({ record: {}, eventName: '' }));
+	const t = Date.now();
+	const opened = await outboxes.readDrained(
+		ctx.outbox,
+		ctx.adapter,
+		PIXEL,
+		items,
+		dispatchItems,
+		t,
+	);
+	const { kept, keep } = keeper();
+	const results = await shared.dispatch(dispatchItems, { ...ctx.base, onRetryable: keep });
+	await outboxes.finishOutbox({
+		run: ctx.outbox,
+		adapter: ctx.adapter,
+		results,
+		kept,
+		drained: opened,
+		viaOutbox: false,
+		store: ctx.store,
+		keyPrefix: ctx.prefix,
+		runAt: t,
+	});
+	return results;
+}
+
+/**
+ * Added latency: leads queued one every 20 ms while the trigger polls every `intervalMs` (real
+ * time, the same queue and drain code as above). Each event's latency = when its drain finished −
+ * when its execution queued it; the target: at most one poll interval plus the longest drain.
+ * @param {any} ctx @param {number} n @param {number} intervalMs
+ */
+async function latencyPhase(ctx, n, intervalMs) {
+	/** @type {Map<string, number>} */
+	const queuedAt = new Map();
+	/** @type {number[]} */
+	const latencies = [];
+	let longestDrain = 0;
+	let queuing = true;
+	// Polls on a fixed schedule, as n8n's polling does (a drain that overruns delays the next).
+	let nextPoll = Date.now() + intervalMs;
+	const drainer = (async () => {
+		while (queuing || (await ctx.box.pendingCount(ctx.q)) > 0) {
+			await new Promise((r) => setTimeout(r, Math.max(0, nextPoll - Date.now())));
+			nextPoll += intervalMs;
+			const start = Date.now();
+			const results = await drainOnce(ctx, 1000);
+			const end = Date.now();
+			longestDrain = Math.max(longestDrain, end - start);
+			for (const r of results) {
+				const at = queuedAt.get(String(r.event_id));
+				if (r.status === 'sent' && at !== undefined) latencies.push(end - at);
+			}
+		}
+	})();
+	for (const item of leads(n, 'latency')) {
+		const ids = await queueOne(ctx, item);
+		const at = Date.now();
+		for (const id of ids) queuedAt.set(id, at);
+		await new Promise((r) => setTimeout(r, 20));
+	}
+	queuing = false;
+	await drainer;
+	return { latencies, longestDrain, intervalMs, n };
+}
+
 /** @param {{ quick?: boolean, log?: (m: string) => void }} options */
 async function run({ quick = false, log = console.log } = {}) {
 	const n = quick ? 200 : 1000;
@@ -86,6 +186,7 @@ async function run({ quick = false, log = console.log } = {}) {
 	const box = new ob.OutboxStore(client, prefix);
 	const outbox = { on: true, store: box, key: ob.outboxKey('bench-outbox-key-0123456789') };
 	const q = { platform: 'meta', destination: PIXEL };
+	const ctx = { base, outbox, box, adapter, store, prefix, q };
 	/** Round trips and Redis commands of `work`. @param {() => Promise<void>} work */
 	const counted = async (work) => {
 		const before = await m.redisCounters(admin);
@@ -113,49 +214,13 @@ async function run({ quick = false, log = console.log } = {}) {
 		cpu = process.cpuUsage();
 		// Each webhook execution: built (a dry run) and queued, as a sender with Deliver → Via Outbox.
 		const queueRt = await counted(async () => {
-			for (const item of leads(n, 'outbox')) {
-				const { kept, keep } = keeper();
-				const runAt = Date.now();
-				const results = await shared.dispatch([item], {
-					...base,
-					dryRun: true,
-					onDryRunBuilt: keep,
-				});
-				await outboxes.finishOutbox({
-					run: outbox,
-					adapter,
-					results,
-					kept,
-					drained: { opened: new Map(), moves: new Map() },
-					viaOutbox: true,
-					store,
-					keyPrefix: prefix,
-					runAt,
-				});
-			}
+			for (const item of leads(n, 'outbox')) await queueOne(ctx, item);
 		});
 		// One poll of the Outbox Trigger, then the sender it feeds: its outbox steps and dispatch.
 		/** @type {any[]} */
 		let results = [];
 		const drainRt = await counted(async () => {
-			const drained = await ob.drainDue(box, outbox.key, { now: Date.now(), limit: n });
-			const items = drained.due.map((/** @type {unknown} */ ref) => ({ json: { outbox: ref } }));
-			const dispatchItems = items.map(() => ({ record: {}, eventName: '' }));
-			const t = Date.now();
-			const opened = await outboxes.readDrained(outbox, adapter, PIXEL, items, dispatchItems, t);
-			const { kept, keep } = keeper();
-			results = await shared.dispatch(dispatchItems, { ...base, onRetryable: keep });
-			await outboxes.finishOutbox({
-				run: outbox,
-				adapter,
-				results,
-				kept,
-				drained: opened,
-				viaOutbox: false,
-				store,
-				keyPrefix: prefix,
-				runAt: t,
-			});
+			results = await drainOnce(ctx, n);
 		});
 		used = process.cpuUsage(cpu);
 		after = await stats(standIn.control);
@@ -166,6 +231,10 @@ async function run({ quick = false, log = console.log } = {}) {
 		};
 		const left = await box.pendingCount(q);
 		const delivered = results.filter((r) => r.status === 'sent').length;
+		const lat = await latencyPhase(ctx, quick ? 50 : 200, LATENCY_POLL_MS);
+		const maxLatency = Math.max(0, ...lat.latencies);
+		const median =
+			[...lat.latencies].sort((a, b) => a - b)[Math.floor(lat.latencies.length / 2)] ?? 0;
 
 		/** @param {string} variant @param {typeof now} x @param {string} note */
 		const row = (variant, x, note, rt = 0) => ({
@@ -183,7 +252,12 @@ async function run({ quick = false, log = console.log } = {}) {
 			`${c.client} round trips, ${c.server} Redis commands`;
 		return {
 			rows: [
-				row('now: one request per execution', now, `sent ${now.sent} of ${n}; ${rtNote(nowRt)}`, nowRt.client),
+				row(
+					'now: one request per execution',
+					now,
+					`sent ${now.sent} of ${n}; ${rtNote(nowRt)}`,
+					nowRt.client,
+				),
 				row(
 					'via outbox: queued, one drain',
 					via,
@@ -196,6 +270,17 @@ async function run({ quick = false, log = console.log } = {}) {
 					n,
 					metrics: { redis_round_trips: drainRt.client, note: rtNote(drainRt) },
 				},
+				{
+					scenario: 'outbox: added latency per lead',
+					variant: `${lat.n} leads queued one every 20 ms, the trigger polling every ${LATENCY_POLL_MS} ms`,
+					n: lat.n,
+					metrics: {
+						max_latency_ms: maxLatency,
+						median_latency_ms: median,
+						longest_drain_ms: lat.longestDrain,
+						note: `${lat.latencies.length} of ${lat.n} sent; latency = drain finished − queued`,
+					},
+				},
 			],
 			targets: [
 				{
@@ -203,14 +288,17 @@ async function run({ quick = false, log = console.log } = {}) {
 						'outbox: via the outbox sends every event with at most one request per 1,000 events',
 					value: `${via.requests} requests, ${via.sent}/${n} sent, ${left} left`,
 					met:
-						via.sent === n &&
-						delivered === n &&
-						left === 0 &&
-						via.requests <= Math.ceil(n / 1000),
+						via.sent === n && delivered === n && left === 0 && via.requests <= Math.ceil(n / 1000),
 					gate: true,
 				},
 				{
-					target: 'outbox: a drain costs a fixed number of Redis round trips (≤ 20), whatever its size',
+					target: 'outbox: added latency per lead ≤ one poll interval + the longest drain',
+					value: `max ${maxLatency} ms, median ${median} ms; poll every ${LATENCY_POLL_MS} ms, longest drain ${lat.longestDrain} ms; ${lat.latencies.length}/${lat.n} sent`,
+					met: lat.latencies.length === lat.n && maxLatency <= LATENCY_POLL_MS + lat.longestDrain,
+				},
+				{
+					target:
+						'outbox: a drain costs a fixed number of Redis round trips (≤ 20), whatever its size',
 					value: `${drainRt.client} round trips for ${n} events (${drainRt.server} commands)`,
 					met: drainRt.client <= 20,
 					gate: true,
