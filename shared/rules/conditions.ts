@@ -249,14 +249,17 @@ export function evaluateCompiled(
 	index: number,
 	budget: LeadBudget = new LeadBudget(),
 ): ConditionResult {
-	const result = (passed: boolean, detail: string | null, evaluable = true): ConditionResult => ({
-		index,
-		condition: compiled.condition,
-		passed,
-		reason: `${compiled.label}: ${evaluable ? (passed ? 'yes' : 'no') : 'not evaluable'}${detail ? ` (${detail})` : ''}`,
-		evaluable,
-		...(evaluable ? {} : { unanswerable: detail ?? 'not evaluable' }),
-	});
+	const result = (passed: boolean, detail: string | null, evaluable = true): ConditionResult => {
+		const out: ConditionResult = {
+			index,
+			condition: compiled.condition,
+			passed,
+			reason: `${compiled.label}: ${evaluable ? (passed ? 'yes' : 'no') : 'not evaluable'}${detail ? ` (${detail})` : ''}`,
+			evaluable,
+		};
+		if (!evaluable) out.unanswerable = detail ?? 'not evaluable';
+		return out;
+	};
 	// The same few results for every lead the budget ran out on: built once per condition.
 	const overBudget = (): ConditionResult => {
 		const detail = overBudgetDetail(budget);
@@ -279,11 +282,15 @@ export function evaluateCompiled(
 			// What this costs live is unknown: charge the least it can cost (so the entry never runs
 			// out of budget before the live record would), and say that later passes are uncertain.
 			budget.uncertain = true;
-			return budget.charge(CONDITION_UNITS + 1, index) ? result(false, logged.unknown, false) : overBudget();
+			return budget.charge(CONDITION_UNITS + 1, index)
+				? result(false, logged.unknown, false)
+				: overBudget();
 		}
 		if ('units' in logged) {
 			if (!budget.charge(logged.units, index)) return overBudget();
-			return logged.passed && budget.uncertain ? uncertainPass() : result(logged.passed, logged.detail, logged.evaluable);
+			return logged.passed && budget.uncertain
+				? result(false, UNCERTAIN_PASS, false)
+				: result(logged.passed, logged.detail, logged.evaluable);
 		}
 		read = logged.read;
 	} else {
@@ -303,16 +310,14 @@ export function evaluateCompiled(
 	}
 	// On a capture-log entry, after a condition whose live cost is unknown, a pass is uncertain:
 	// the live lead's budget may have run out before this condition (a failure stands either way).
-	return passed && redacted && budget.uncertain ? uncertainPass() : result(passed, detail);
-
-	function uncertainPass(): ConditionResult {
-		return result(
-			false,
-			'an earlier condition reads a field the capture log does not keep, so the log cannot tell whether this lead\'s rule budget ran out before this condition live',
-			false,
-		);
-	}
+	return passed && redacted && budget.uncertain
+		? result(false, UNCERTAIN_PASS, false)
+		: result(passed, detail);
 }
+
+/** Why a pass on a capture-log entry is uncertain after a condition whose live cost is unknown. */
+const UNCERTAIN_PASS =
+	"an earlier condition reads a field the capture log does not keep, so the log cannot tell whether this lead's rule budget ran out before this condition live";
 
 /** Characters of one value a condition examines at most. */
 function perValueCapOf(compiled: CompiledCondition): number {
@@ -338,13 +343,22 @@ function valueUnits(compiled: CompiledCondition, perValueCap: number, length: nu
 			: perValueCap === MAX_VALUE_CHARS
 				? examined
 				: examined * PARSE_UNITS_PER_CHAR;
-	return VALUE_UNITS + reading + (compiled.matchType === 'email_domain_in' ? compiled.items.length : 0);
+	return (
+		VALUE_UNITS + reading + (compiled.matchType === 'email_domain_in' ? compiled.items.length : 0)
+	);
 }
 
 /** What a condition costs on values of these lengths, read in `visits` nodes (as examinedValues). */
-function conditionUnits(compiled: CompiledCondition, visits: number, lengths: readonly number[]): number {
+function conditionUnits(
+	compiled: CompiledCondition,
+	visits: number,
+	lengths: readonly number[],
+): number {
 	const cap = perValueCapOf(compiled);
-	return lengths.reduce((units, length) => units + valueUnits(compiled, cap, length), CONDITION_UNITS + visits);
+	return lengths.reduce(
+		(units, length) => units + valueUnits(compiled, cap, length),
+		CONDITION_UNITS + visits,
+	);
 }
 
 /** The values' texts, cut to what is examined, and what examining them costs. */
@@ -431,12 +445,18 @@ function readLogged(compiled: CompiledCondition, record: object): Logged {
 	const read = (parts: readonly string[]) => readBounded(record, parts, MAX_VALUES_PER_CONDITION);
 	if (compiled.field === DAYS_SINCE_LEAD_CREATED) {
 		const created = loggedField(record, 'lead_created_at');
-		if (created.kind === 'exact' && read(['lead_created_at']).values.length === 0) return { unknown: LEDGER_REASON };
+		if (created.kind === 'exact' && read(['lead_created_at']).values.length === 0)
+			return { unknown: LEDGER_REASON };
 		for (const path of ['lead_created_at', 'stage_at', 'occurred_at']) {
 			const field = loggedField(record, path);
 			if (field.kind === 'unknown') return { unknown: field.reason };
 			if (field.kind === 'shape') {
-				return { unknown: path === 'lead_created_at' && field.lengths.length === 0 ? LEDGER_REASON : `${path}: ${field.reason}` };
+				return {
+					unknown:
+						path === 'lead_created_at' && field.lengths.length === 0
+							? LEDGER_REASON
+							: `${path}: ${field.reason}`,
+				};
 			}
 		}
 		return { read: readConditionValues(compiled, record) };
@@ -444,19 +464,33 @@ function readLogged(compiled: CompiledCondition, record: object): Logged {
 	const field = loggedField(record, compiled.parts.join('.'));
 	if (field.kind === 'unknown') return { unknown: field.reason };
 	if (LEDGER_FIELDS.has(compiled.field)) {
-		const missingLive = field.kind === 'shape' ? field.lengths.length === 0 : read(compiled.parts).values.length === 0;
+		const missingLive =
+			field.kind === 'shape'
+				? field.lengths.length === 0
+				: read(compiled.parts).values.length === 0;
 		if (missingLive) return { unknown: LEDGER_REASON };
 	}
 	if (EMAIL_DOMAIN_TYPES.has(compiled.matchType) && compiled.field === 'contact.email') {
-		return readLoggedEmailDomain(compiled, record, field.kind === 'shape' ? field : { ...read(compiled.parts), lengths: [] });
+		return readLoggedEmailDomain(
+			compiled,
+			record,
+			field.kind === 'shape' ? field : { ...read(compiled.parts), lengths: [] },
+		);
 	}
 	if (field.kind === 'exact') return { read: read(compiled.parts) };
 	const units = conditionUnits(compiled, field.visits, field.lengths);
 	if (field.lengths.length === 0) {
-		return { units, passed: PASS_WHEN_MISSING.has(compiled.matchType), detail: 'field is missing', evaluable: true };
+		return {
+			units,
+			passed: PASS_WHEN_MISSING.has(compiled.matchType),
+			detail: 'field is missing',
+			evaluable: true,
+		};
 	}
-	if (compiled.matchType === 'exists') return { units, passed: true, detail: null, evaluable: true };
-	if (compiled.matchType === 'not_exists') return { units, passed: false, detail: 'it has a value', evaluable: true };
+	if (compiled.matchType === 'exists')
+		return { units, passed: true, detail: null, evaluable: true };
+	if (compiled.matchType === 'not_exists')
+		return { units, passed: false, detail: 'it has a value', evaluable: true };
 	return { units, passed: false, detail: field.reason, evaluable: false };
 }
 
@@ -474,7 +508,12 @@ function readLoggedEmailDomain(
 	if (direct.lengths.length > 0) {
 		const units = conditionUnits(compiled, direct.visits, direct.lengths);
 		if (!emailDomainsExact(record)) {
-			return { units, passed: false, detail: 'the capture log keeps only some of this lead\'s email domains', evaluable: false };
+			return {
+				units,
+				passed: false,
+				detail: "the capture log keeps only some of this lead's email domains",
+				evaluable: false,
+			};
 		}
 		const domains = kept.values.filter((v): v is string => typeof v === 'string');
 		const outcome = matchEmailDomain(compiled, {
@@ -489,10 +528,18 @@ function readLoggedEmailDomain(
 	// No address live: the live rule reads the record's own contact.email_domain (strings only).
 	const own = reducedShape(record, 'contact.email_domain');
 	if (own === 'malformed' || (own !== null && own.lengths.length > 0)) {
-		return { unknown: 'the lead has no email address but a contact.email_domain of its own, which the capture log does not keep' };
+		return {
+			unknown:
+				'the lead has no email address but a contact.email_domain of its own, which the capture log does not keep',
+		};
 	}
 	const visits = direct.visits + (own === null ? kept.visits : own.visits);
-	return { units: CONDITION_UNITS + visits, passed: false, detail: 'field is missing', evaluable: true };
+	return {
+		units: CONDITION_UNITS + visits,
+		passed: false,
+		detail: 'field is missing',
+		evaluable: true,
+	};
 }
 
 function match(compiled: CompiledCondition, read: Values, pii: boolean): Outcome {
