@@ -272,6 +272,14 @@ describe('outbox through the nodes (real Redis, Meta stand-in)', () => {
 		afterEach(() => outbox.setOutboxClock());
 		/** The outbox's clock at `ms` (trigger, senders): no waiting, no rewriting of due times. */
 		const at = (ms: number) => outbox.setOutboxClock(() => ms);
+		/** The Health Report's rows for Meta, as the Identity Normalizer outputs them. */
+		const report = async () => {
+			const { outputs } = await runExecute(new IdentityNormalizer(), [{}], {
+				params: { operation: 'report', platforms: ['meta'] },
+				credentials: { leadCapiRedisApi: redis.credential() },
+			});
+			return json(outputs[0]);
+		};
 
 		it('429 with Retry-After: 120 → queued due no sooner than 120 s later (not the 30–60 s backoff), and the item says so; the drain does not take it before then', async () => {
 			at(T);
@@ -344,13 +352,6 @@ describe('outbox through the nodes (real Redis, Meta stand-in)', () => {
 		});
 
 		it('the Health Report counts queued and dead-lettered events on their own, not as failed', async () => {
-			const report = async () => {
-				const { outputs } = await runExecute(new IdentityNormalizer(), [{}], {
-					params: { operation: 'report', platforms: ['meta'] },
-					credentials: { leadCapiRedisApi: redis.credential() },
-				});
-				return json(outputs[0]);
-			};
 			at(Date.now());
 			// Three leads queued (platform down), one refused for good (not retryable: failed).
 			standIn.queueFaults(Array(5).fill(PLATFORM_DOWN));
@@ -397,13 +398,6 @@ describe('outbox through the nodes (real Redis, Meta stand-in)', () => {
 		});
 
 		it('two drains of the same event: the second finds it already delivered — a duplicate in its output and in the Health Report, never failed', async () => {
-			const report = async () => {
-				const { outputs } = await runExecute(new IdentityNormalizer(), [{}], {
-					params: { operation: 'report', platforms: ['meta'] },
-					credentials: { leadCapiRedisApi: redis.credential() },
-				});
-				return json(outputs[0]);
-			};
 			at(Date.now());
 			standIn.queueFaults(Array(5).fill(PLATFORM_DOWN));
 			await runExecute(meta, [webLead(70) as unknown as IDataObject], { credentials: credentials() });
