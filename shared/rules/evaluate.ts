@@ -21,8 +21,9 @@ export function evaluateRules(ruleSet: RuleSet, record: object): RuleEvaluation 
 	const results = conditions.map((condition, index) =>
 		evaluateCompiled(compileCondition(condition), target, index, budget),
 	);
-	const combined = combinatorOf(ruleSet) === 'or' ? combineOr(results) : combineAnd(results);
-	const evaluation = withUndetermined(combined, combinatorOf(ruleSet));
+	const combinator = combinatorOf(ruleSet);
+	const combined = combinator === 'or' ? combineOr(results) : combineAnd(results);
+	const evaluation = withUndetermined(combined, combinator);
 	if (budget.exhaustedAt === null) return evaluation;
 	const overBudget = `${overBudgetDetail(budget)}; conditions ${budget.exhaustedAt + 1} to ${results.length} were not evaluated`;
 	return {
