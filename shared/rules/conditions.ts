@@ -249,30 +249,10 @@ export function evaluateCompiled(
 	index: number,
 	budget: LeadBudget = new LeadBudget(),
 ): ConditionResult {
-	const result = (passed: boolean, detail: string | null, evaluable = true): ConditionResult => {
-		const out: ConditionResult = {
-			index,
-			condition: compiled.condition,
-			passed,
-			reason: `${compiled.label}: ${evaluable ? (passed ? 'yes' : 'no') : 'not evaluable'}${detail ? ` (${detail})` : ''}`,
-			evaluable,
-		};
-		if (!evaluable) out.unanswerable = detail ?? 'not evaluable';
-		return out;
-	};
-	// The same few results for every lead the budget ran out on: built once per condition.
-	const overBudget = (): ConditionResult => {
-		const detail = overBudgetDetail(budget);
-		const cached = compiled.overBudgetResults.get(detail);
-		if (cached && cached.index === index) return cached;
-		const fresh: ConditionResult = { ...result(false, detail), overBudget: true };
-		compiled.overBudgetResults.set(detail, fresh);
-		return fresh;
-	};
-	if (budget.exhaustedAt !== null) return overBudget();
+	if (budget.exhaustedAt !== null) return overBudgetResult(compiled, index, budget);
 	if (compiled.problem) {
 		budget.charge(CONDITION_UNITS, index);
-		return result(false, compiled.problem);
+		return conditionResult(compiled, index, false, compiled.problem);
 	}
 	let read: ReadValues;
 	const redacted = isRedactedRecord(record);
@@ -283,21 +263,21 @@ export function evaluateCompiled(
 			// out of budget before the live record would), and say that later passes are uncertain.
 			budget.uncertain = true;
 			return budget.charge(CONDITION_UNITS + 1, index)
-				? result(false, logged.unknown, false)
-				: overBudget();
+				? conditionResult(compiled, index, false, logged.unknown, false)
+				: overBudgetResult(compiled, index, budget);
 		}
 		if ('units' in logged) {
-			if (!budget.charge(logged.units, index)) return overBudget();
+			if (!budget.charge(logged.units, index)) return overBudgetResult(compiled, index, budget);
 			return logged.passed && budget.uncertain
-				? result(false, UNCERTAIN_PASS, false)
-				: result(logged.passed, logged.detail, logged.evaluable);
+				? conditionResult(compiled, index, false, UNCERTAIN_PASS, false)
+				: conditionResult(compiled, index, logged.passed, logged.detail, logged.evaluable);
 		}
 		read = logged.read;
 	} else {
 		read = readConditionValues(compiled, record);
 	}
 	const values = examinedValues(compiled, read);
-	if (!budget.charge(values.units, index)) return overBudget();
+	if (!budget.charge(values.units, index)) return overBudgetResult(compiled, index, budget);
 	let passed: boolean;
 	let detail: string | null;
 	if (values.values.length === 0) {
@@ -306,13 +286,53 @@ export function evaluateCompiled(
 	} else {
 		const outcome = match(compiled, values, PII_FIELDS.has(compiled.field));
 		passed = outcome.passed;
-		detail = [outcome.detail, values.cutNote].filter(Boolean).join('; ') || null;
+		detail =
+			outcome.detail && values.cutNote
+				? `${outcome.detail}; ${values.cutNote}`
+				: outcome.detail || values.cutNote || null;
 	}
 	// On a capture-log entry, after a condition whose live cost is unknown, a pass is uncertain:
 	// the live lead's budget may have run out before this condition (a failure stands either way).
 	return passed && redacted && budget.uncertain
-		? result(false, UNCERTAIN_PASS, false)
-		: result(passed, detail);
+		? conditionResult(compiled, index, false, UNCERTAIN_PASS, false)
+		: conditionResult(compiled, index, passed, detail);
+}
+
+/** One condition's result: `label: yes|no|not evaluable (detail)`. */
+function conditionResult(
+	compiled: CompiledCondition,
+	index: number,
+	passed: boolean,
+	detail: string | null,
+	evaluable = true,
+): ConditionResult {
+	const answer = evaluable ? (passed ? 'yes' : 'no') : 'not evaluable';
+	const out: ConditionResult = {
+		index,
+		condition: compiled.condition,
+		passed,
+		reason: detail ? `${compiled.label}: ${answer} (${detail})` : `${compiled.label}: ${answer}`,
+		evaluable,
+	};
+	if (!evaluable) out.unanswerable = detail ?? 'not evaluable';
+	return out;
+}
+
+/** The result of a condition the lead's budget did not reach: the same few objects for every lead. */
+function overBudgetResult(
+	compiled: CompiledCondition,
+	index: number,
+	budget: LeadBudget,
+): ConditionResult {
+	const detail = overBudgetDetail(budget);
+	const cached = compiled.overBudgetResults.get(detail);
+	if (cached && cached.index === index) return cached;
+	const fresh: ConditionResult = {
+		...conditionResult(compiled, index, false, detail),
+		overBudget: true,
+	};
+	compiled.overBudgetResults.set(detail, fresh);
+	return fresh;
 }
 
 /** Why a pass on a capture-log entry is uncertain after a condition whose live cost is unknown. */

@@ -18,22 +18,32 @@ export function evaluateRules(ruleSet: RuleSet, record: object): RuleEvaluation 
 	const conditions = Array.isArray(ruleSet?.conditions) ? ruleSet.conditions : [];
 	const target = typeof record === 'object' && record !== null ? record : {};
 	const budget = new LeadBudget();
-	const results = conditions.map((condition, index) =>
-		evaluateCompiled(compileCondition(condition), target, index, budget),
-	);
+	const results: ConditionResult[] = new Array(conditions.length);
+	for (let index = 0; index < conditions.length; index++) {
+		results[index] = evaluateCompiled(compileCondition(conditions[index]), target, index, budget);
+	}
 	const combinator = combinatorOf(ruleSet);
 	const combined = combinator === 'or' ? combineOr(results) : combineAnd(results);
 	const evaluation = withUndetermined(combined, combinator);
 	if (budget.exhaustedAt === null) return evaluation;
-	const overBudget = `${overBudgetDetail(budget)}; conditions ${budget.exhaustedAt + 1} to ${results.length} were not evaluated`;
-	return {
-		...evaluation,
-		overBudget,
-		reason:
-			evaluation.matched || evaluation.reason.includes('rule budget')
-				? evaluation.reason
-				: `${evaluation.reason} (${overBudget})`,
-	};
+	const overBudget = overBudgetSummary(budget, results.length);
+	if (!evaluation.matched && !evaluation.reason.includes('rule budget'))
+		evaluation.reason = `${evaluation.reason} (${overBudget})`;
+	evaluation.overBudget = overBudget;
+	return evaluation;
+}
+
+const overBudgetSummaries = new Map<string, string>();
+
+/** Where the budget ran out and what was left unevaluated (the same few texts for every lead). */
+function overBudgetSummary(budget: LeadBudget, conditions: number): string {
+	const key = `${budget.exhaustedAt}/${conditions}`;
+	let text = overBudgetSummaries.get(key);
+	if (text === undefined) {
+		text = `${overBudgetDetail(budget)}; conditions ${(budget.exhaustedAt ?? 0) + 1} to ${conditions} were not evaluated`;
+		if (overBudgetSummaries.size < 1_000) overBudgetSummaries.set(key, text);
+	}
+	return text;
 }
 
 /**
@@ -48,9 +58,10 @@ function withUndetermined(evaluation: RuleEvaluation, combinator: 'and' | 'or'):
 		combinator === 'or'
 			? evaluation.results.some((r) => r.evaluable && r.passed)
 			: evaluation.results.some((r) => r.evaluable && !r.passed);
-	return decided
-		? evaluation
-		: { ...evaluation, undetermined: `condition ${open.index + 1} (${open.condition?.field}): ${open.unanswerable ?? 'not evaluable'}` };
+	if (!decided) {
+		evaluation.undetermined = `condition ${open.index + 1} (${open.condition?.field}): ${open.unanswerable ?? 'not evaluable'}`;
+	}
+	return evaluation;
 }
 
 function combineAnd(results: ConditionResult[]): RuleEvaluation {
