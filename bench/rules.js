@@ -9,8 +9,8 @@
  *
  * - every candidate is accepted by validation (otherwise it proves nothing) — gated;
  * - the outcome of every capture is the same on every run (the budget counts work, not time) — gated;
- * - the slowest candidate evaluates 100,000 captures in < 1 s of CPU — gated in --quick --check,
- *   as the issue asks; wall time is reported beside it (on a loaded machine it is the larger).
+ * - the slowest candidate evaluates 100,000 captures in < 1 s of CPU (median of 3 runs) — gated in
+ *   --quick --check, as the issue asks; wall time is reported beside it (on a loaded machine it is the larger).
  *   The preview also reads the log from Redis: the `rule preview` row of core.js measures that.
  */
 const env = require('./lib/env.js');
@@ -18,11 +18,13 @@ const { median } = require('./lib/measure.js');
 
 const N = 100_000;
 const TARGET_MS = 1000;
+/** Runs per rule set, in --quick too (median; a few seconds): one noisy run does not decide the gate. */
+const REPS = 3;
 
 /** @param {{ quick: boolean, log: (line: string) => void }} options */
 async function run({ quick, log }) {
 	log(`rule budgets: the worst accepted rule sets over ${N.toLocaleString('en-US')} captures…`);
-	const out = await env.runChild('rules-child.js', { n: N, reps: quick ? 1 : 3 });
+	const out = await env.runChild('rules-child.js', { n: N, reps: REPS });
 	const rows = out.results.map((/** @type {any} */ r) => {
 		const cpu = median(r.runs.map((/** @type {any} */ x) => x.cpuMs));
 		const wall = median(r.runs.map((/** @type {any} */ x) => x.ms));
@@ -51,8 +53,8 @@ async function run({ quick, log }) {
 		},
 		{
 			target: 'rule budget: same outcome for every capture on every run',
-			value: quick ? 'one run (quick)' : unstable.length === 0 ? 'yes' : unstable.map((/** @type {any} */ r) => r.name).join('; '),
-			met: quick ? null : unstable.length === 0,
+			value: unstable.length === 0 ? `yes (${REPS} runs)` : unstable.map((/** @type {any} */ r) => r.name).join('; '),
+			met: unstable.length === 0,
 			gate: true,
 		},
 		{
