@@ -36,6 +36,7 @@
  * /rest/credentials/test, /rest/executions, the `options.binaryData` raw-body switch of a
  * version-1 webhook trigger.
  */
+const crypto = require('node:crypto');
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -212,7 +213,9 @@ function n8nEnv(home, userFolder, brokerPort, extra = {}) {
  * Puts the package where n8n loads community packages from.
  *  - `link`: a symlink to the repository (dev: rebuilds are seen on the next start);
  *  - a `.tgz` path: extracted and given its runtime dependencies exactly as n8n's own
- *    community-package installer does (dev and peer dependencies stripped, no scripts).
+ *    community-package installer does (dev and peer dependencies stripped, no scripts). The
+ *    result is kept beside the tarball (`.installed/<content hash>`) and copied for the next
+ *    user folder of the same tarball: the e2e suite installs it once, not once per test file.
  * @param {string} userFolder
  * @param {'link' | string} source
  */
@@ -224,10 +227,23 @@ function installPackage(userFolder, source) {
 		fs.symlinkSync(REPO, dest, 'dir');
 		return dest;
 	}
-	fs.mkdirSync(dest, { recursive: true });
-	const tar = spawnSync('tar', ['-xzf', source, '-C', dest, '--strip-components=1'], { stdio: 'inherit' });
+	fs.cpSync(installedTarball(source), dest, { recursive: true, verbatimSymlinks: true });
+	return dest;
+}
+
+/** The tarball extracted with its runtime dependencies, once per tarball content. */
+function installedTarball(source) {
+	const hash = crypto.createHash('sha256').update(fs.readFileSync(source)).digest('hex').slice(0, 16);
+	const cache = path.join(path.dirname(source), '.installed');
+	const done = path.join(cache, hash);
+	if (fs.existsSync(path.join(done, 'package.json'))) return done;
+	fs.mkdirSync(cache, { recursive: true });
+	for (const old of fs.readdirSync(cache)) fs.rmSync(path.join(cache, old), { recursive: true, force: true });
+	const work = path.join(cache, `tmp-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
+	fs.mkdirSync(work, { recursive: true });
+	const tar = spawnSync('tar', ['-xzf', source, '-C', work, '--strip-components=1'], { stdio: 'inherit' });
 	if (tar.status !== 0) throw new Error(`could not extract ${source}`);
-	const pkgFile = path.join(dest, 'package.json');
+	const pkgFile = path.join(work, 'package.json');
 	const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8'));
 	delete pkg.devDependencies;
 	delete pkg.peerDependencies;
@@ -245,10 +261,16 @@ function installPackage(userFolder, source) {
 			'--package-lock=false',
 			'--loglevel=error',
 		],
-		{ cwd: dest, stdio: 'inherit' },
+		{ cwd: work, stdio: 'inherit' },
 	);
 	if (npm.status !== 0) throw new Error('npm install of the package runtime dependencies failed');
-	return dest;
+	try {
+		fs.renameSync(work, done);
+	} catch {
+		// Another process installed the same tarball meanwhile: use its copy.
+		fs.rmSync(work, { recursive: true, force: true });
+	}
+	return done;
 }
 
 /**
