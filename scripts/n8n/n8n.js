@@ -231,7 +231,10 @@ function installPackage(userFolder, source) {
 	return dest;
 }
 
-/** The tarball extracted with its runtime dependencies, once per tarball content. */
+/**
+ * The tarball extracted with its runtime dependencies, once per tarball content.
+ * @param {string} source
+ */
 function installedTarball(source) {
 	const hash = crypto.createHash('sha256').update(fs.readFileSync(source)).digest('hex').slice(0, 16);
 	const cache = path.join(path.dirname(source), '.installed');
@@ -326,15 +329,20 @@ function importWorkflow(home, env, file, options = {}) {
 		);
 		workflowCredentialTypes.set(`${env.N8N_USER_FOLDER}\0${workflow.id}`, credentialTypes);
 	}
-	if (options.activate) {
-		const id = parsed.id;
-		// 2.x: `publish:workflow` (`update:workflow --active` is deprecated there); 1.x has no
-		// publish command.
-		const publish = fs.existsSync(path.join(home, 'node_modules', 'n8n', 'dist', 'commands', 'publish'));
-		const args = publish ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'];
-		const activated = cli(home, args, env);
-		if (activated.code !== 0) throw new Error(`activating ${id} failed:\n${activated.stderr}`);
-	}
+	if (options.activate) activateWorkflow(home, env, parsed.id);
+}
+
+/**
+ * Activates an imported workflow.
+ * @param {string} home @param {Record<string, string>} env @param {string} id
+ */
+function activateWorkflow(home, env, id) {
+	// 2.x: `publish:workflow` (`update:workflow --active` is deprecated there); 1.x has no
+	// publish command.
+	const publish = fs.existsSync(path.join(home, 'node_modules', 'n8n', 'dist', 'commands', 'publish'));
+	const args = publish ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'];
+	const activated = cli(home, args, env);
+	if (activated.code !== 0) throw new Error(`activating ${id} failed:\n${activated.stderr}`);
 }
 
 /**
@@ -648,6 +656,7 @@ module.exports = {
 	cliAsync,
 	findRunJson,
 	importWorkflow,
+	activateWorkflow,
 	importCredentials,
 	executeWorkflow,
 	startServer,

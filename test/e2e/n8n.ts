@@ -16,7 +16,14 @@ export interface N8nInstance {
 	userFolder: string;
 	env: Record<string, string>;
 	importCredentials(credentials: unknown[]): void;
+	/**
+	 * Queues a workflow for import: the queued ones are imported in one `n8n import:workflow`
+	 * (one CLI start instead of one per workflow, ~5 s each) before the next credentials import,
+	 * execute or serve, in the order given, then the `activate` ones are activated.
+	 */
 	importWorkflow(workflow: { id: string }, options?: { activate?: boolean }): void;
+	/** Imports (and activates) the queued workflows now. */
+	flushImports(): void;
 	/**
 	 * Runs a Manual-Trigger workflow; returns each node's output items (first run, main output 0),
 	 * how many main outputs each node returned (`outputs`) and what n8n printed while running it
@@ -59,17 +66,31 @@ export async function n8nWithPackage(): Promise<N8nInstance> {
 		fs.writeFileSync(file, JSON.stringify(data, null, 2));
 		return file;
 	};
+	const queued: Array<{ workflow: { id: string }; activate: boolean }> = [];
+	let batches = 0;
+	const flushImports = () => {
+		if (queued.length === 0) return;
+		const batch = queued.splice(0, queued.length);
+		batches += 1;
+		n8n.importWorkflow(home, env, write(`workflows-${batches}.json`, batch.map((q) => q.workflow)));
+		for (const q of batch) {
+			if (q.activate) n8n.activateWorkflow(home, env, q.workflow.id);
+		}
+	};
 	return {
 		home,
 		userFolder,
 		env,
 		importCredentials(credentials) {
+			flushImports();
 			n8n.importCredentials(home, env, write('credentials.json', credentials));
 		},
 		importWorkflow(workflow, options = {}) {
-			n8n.importWorkflow(home, env, write(`workflow-${workflow.id}.json`, workflow), options);
+			queued.push({ workflow, activate: options.activate === true });
 		},
+		flushImports,
 		async execute(workflowId) {
+			flushImports();
 			const { run, stdout, stderr } = await n8n.executeWorkflow(home, env, workflowId);
 			const nodes: Record<string, ItemJson[]> = {};
 			const outputs: Record<string, number> = {};
@@ -81,6 +102,7 @@ export async function n8nWithPackage(): Promise<N8nInstance> {
 			return { status: run.status, nodes, outputs, error: run.data.resultData.error, raw: run, log: `${stdout}\n${stderr}` };
 		},
 		async serve() {
+			flushImports();
 			const port: number = await n8n.freePort();
 			const server = await n8n.startServer(home, env, {
 				port,
