@@ -10,8 +10,9 @@
  *   --skip-n8n   leave out bench/n8n.js (real n8n)
  *   --check      exit non-zero when a correctness target fails (exactly once, Redis round
  *                trips, request counts: `gate: true`); speed targets are reported, never gated
- *                (they depend on the machine) — except the rule budget's worst case < 1 s of CPU
- *                in `--quick` (bench/rules.js, issue 12). CI runs `--quick --check`.
+ *                (they depend on the machine) — except the rule budget's worst case in `--quick`,
+ *                as a ratio to V8's regex engine alone on the same work, measured in the same run
+ *                (bench/rules.js, issue 12). CI runs `--quick --check`.
  *   --cpu-prof   also write V8 CPU profiles of the core dispatch children and of one extra
  *                `n8n execute` of our Meta node to bench/results/profiles-<timestamp>/
  *                (summarize with `node bench/lib/profile-summary.js <file.cpuprofile>`)

@@ -3,6 +3,9 @@
  * Rule budgets under the worst accepted rule sets, in a child process of its own.
  *
  *   node --expose-gc bench/lib/rules-child.js '{"n":100000,"reps":3}'  → last stdout line: JSON
+ *   '{"n":100000,"reps":3,"only":2}' measures candidate 2 alone (bench/rules.js runs each in a
+ *   fresh process: V8's type feedback from the other candidates' records would otherwise slow
+ *   some candidates down by up to 1.7×, depending on the order they ran in).
  *
  * Each candidate is a rule set that validateRuleSet accepts, at the limits of shared/rules/
  * budget.ts, paired with hostile captures built to make it work as hard as it can: values of
@@ -17,6 +20,7 @@ const path = require('node:path');
 const m = require('./measure.js');
 
 const shared = require(path.join(__dirname, '..', '..', 'dist', 'shared', 'index.js'));
+const { compileRuleRegex } = require(path.join(__dirname, '..', '..', 'dist', 'shared', 'rules', 'regex.js'));
 
 const MAX = shared.MAX_VALUE_CHARS;
 const CONDITIONS = shared.MAX_CONDITIONS;
@@ -132,15 +136,36 @@ function entries(c, n) {
 	return Array.from({ length: n }, (_, i) => ({ id: `${now - i}-0`, at: now - i * 1000, record: c.record(i) }));
 }
 
-/** @param {{ n: number, reps: number }} o */
+/**
+ * The same-run baseline of the gate: V8's regex engine alone doing, for each of `n` leads, the
+ * work one lead's budget admits for the linear candidate — `^(?:a|b)*c` (the rule regex flags,
+ * iu) tested on its input limit of 'a's — with no rules code around it. Measured right after
+ * each candidate run, so the machine's load of the moment weighs on both.
+ * @param {number} n
+ */
+function engineFloor(n) {
+	const guarded = compileRuleRegex('^(?:a|b)*c');
+	const regex = /** @type {RegExp} */ (guarded.regex);
+	const texts = Array.from({ length: 16 }, (_, v) => distinct(v, 'a'.repeat(guarded.inputLimit)));
+	return () => {
+		let matched = 0;
+		for (let i = 0; i < n; i++) if (regex.test(texts[i % 16])) matched += 1;
+		return matched;
+	};
+}
+
+/** @param {{ n: number, reps: number, only?: number }} o */
 async function main(o) {
 	const results = [];
-	for (const c of candidates()) {
+	const all = candidates();
+	for (const c of o.only === undefined ? all : [all[o.only]]) {
 		const policy = { mode: 'automatic_match', rulesApplyTo: 'all', rules: { combinator: c.combinator, conditions: c.conditions } };
 		const problems = shared.validateSendPolicy(policy);
 		const list = entries(c, o.n);
 		const once = () => m.timed(() => shared.buildPreview(policy, list));
+		const engine = engineFloor(o.n);
 		await once();
+		await m.timed(engine);
 		const runs = [];
 		/** @type {any} */
 		let report;
@@ -148,9 +173,11 @@ async function main(o) {
 		for (let r = 0; r < o.reps; r++) {
 			global.gc?.();
 			const run = await once();
+			global.gc?.();
+			const floor = await m.timed(engine);
 			report = run.result;
 			outcomes.add(JSON.stringify(report.conditions));
-			runs.push({ ms: run.ms, cpuMs: run.cpuUs / 1000 });
+			runs.push({ ms: run.ms, cpuMs: run.cpuUs / 1000, floorCpuMs: floor.cpuUs / 1000 });
 		}
 		results.push({
 			name: c.name,
@@ -164,7 +191,7 @@ async function main(o) {
 			sameOutcomeEveryRun: outcomes.size === 1,
 		});
 	}
-	return { n: o.n, budget: shared.LEAD_BUDGET_UNITS, results };
+	return { n: o.n, budget: shared.LEAD_BUDGET_UNITS, candidates: all.length, results };
 }
 
 main(m.childOptions()).then(m.finish, m.fail);
