@@ -241,7 +241,10 @@ function installedTarball(source) {
 	const done = path.join(cache, hash);
 	if (fs.existsSync(path.join(done, 'package.json'))) return done;
 	fs.mkdirSync(cache, { recursive: true });
-	for (const old of fs.readdirSync(cache)) fs.rmSync(path.join(cache, old), { recursive: true, force: true });
+	// Older tarballs' installs go (another process's install in progress, `tmp-*`, stays).
+	for (const old of fs.readdirSync(cache).filter((name) => !name.startsWith('tmp-'))) {
+		fs.rmSync(path.join(cache, old), { recursive: true, force: true });
+	}
 	const work = path.join(cache, `tmp-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
 	fs.mkdirSync(work, { recursive: true });
 	const tar = spawnSync('tar', ['-xzf', source, '-C', work, '--strip-components=1'], { stdio: 'inherit' });

@@ -22,8 +22,6 @@ export interface N8nInstance {
 	 * execute or serve, in the order given, then the `activate` ones are activated.
 	 */
 	importWorkflow(workflow: { id: string }, options?: { activate?: boolean }): void;
-	/** Imports (and activates) the queued workflows now. */
-	flushImports(): void;
 	/**
 	 * Runs a Manual-Trigger workflow; returns each node's output items (first run, main output 0),
 	 * how many main outputs each node returned (`outputs`) and what n8n printed while running it
@@ -88,7 +86,6 @@ export async function n8nWithPackage(): Promise<N8nInstance> {
 		importWorkflow(workflow, options = {}) {
 			queued.push({ workflow, activate: options.activate === true });
 		},
-		flushImports,
 		async execute(workflowId) {
 			flushImports();
 			const { run, stdout, stderr } = await n8n.executeWorkflow(home, env, workflowId);
