@@ -41,6 +41,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { freePort } = require('../local/redis.js');
+const rest = require('./rest.js');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const PACKAGE_NAME = require(path.join(REPO, 'package.json')).name;
@@ -489,42 +490,9 @@ async function executeWorkflowOnServer(home, env, workflowId, owner) {
 	const logFile = path.join(env.N8N_USER_FOLDER, 'n8n-execute.log');
 	const server = await startServer(home, env, { port: await freePort(), logFile });
 	try {
-		const cookie = await ownerSession(server.baseUrl, owner);
-		/** @param {string} restPath @param {unknown} [body] */
-		const rest = async (restPath, body) => {
-			const res = await fetch(`${server.baseUrl}/rest${restPath}`, {
-				method: body === undefined ? 'GET' : 'POST',
-				headers: { 'content-type': 'application/json', cookie },
-				body: body === undefined ? undefined : JSON.stringify(body),
-			});
-			const text = await res.text();
-			if (!res.ok) throw new Error(`${restPath}: HTTP ${res.status} ${text.slice(0, 2000)}`);
-			const json = JSON.parse(text);
-			return json.data ?? json;
-		};
-		const workflow = await rest(`/workflows/${workflowId}`);
-		const trigger = workflow.nodes.find(
-			(/** @type {{ type: string }} */ n) => n.type === 'n8n-nodes-base.manualTrigger',
-		);
-		if (!trigger) throw new Error(`workflow ${workflowId} has no Manual Trigger`);
-		const started = await rest(`/workflows/${workflowId}/run`, { triggerToStartFrom: { name: trigger.name } });
-		if (!started.executionId) {
-			throw new Error(`run of ${workflowId} started no execution: ${JSON.stringify(started)}`);
-		}
-		const deadline = Date.now() + 300_000;
-		for (;;) {
-			const execution = await rest(`/executions/${started.executionId}`);
-			if (!['new', 'running', 'waiting'].includes(execution.status)) {
-				const flattedFile = n8nFile(home, 'flatted');
-				if (!flattedFile) throw new Error('flatted not found in the n8n install');
-				const data =
-					typeof execution.data === 'string' ? require(flattedFile).parse(execution.data) : execution.data;
-				const run = { ...execution, data, status: execution.status };
-				return { run, exitCode: execution.status === 'success' ? 0 : 1, stderr: '', stdout: '' };
-			}
-			if (Date.now() > deadline) throw new Error(`execution ${started.executionId} still ${execution.status}`);
-			await new Promise((r) => setTimeout(r, 250));
-		}
+		const client = rest.restClient(server.baseUrl, await ownerSession(server.baseUrl, owner));
+		const run = await rest.runManually(client, home, workflowId);
+		return { run, exitCode: run.status === 'success' ? 0 : 1, stderr: '', stdout: '' };
 	} finally {
 		await server.stop();
 	}
@@ -539,6 +507,8 @@ async function executeWorkflowOnServer(home, env, workflowId, owner) {
  * @param {{ port: number, logFile: string, timeoutMs?: number }} options
  */
 async function startServer(home, env, options) {
+	// A restart appends to the same log: only what this start writes counts.
+	const offset = fs.existsSync(options.logFile) ? fs.statSync(options.logFile).size : 0;
 	const log = fs.openSync(options.logFile, 'a');
 	const child = spawn(nodeBinary(), [n8nBin(home), 'start'], {
 		env: { ...env, N8N_PORT: String(options.port), WEBHOOK_URL: `http://127.0.0.1:${options.port}/` },
@@ -554,8 +524,7 @@ async function startServer(home, env, options) {
 			child.kill('SIGTERM');
 			throw new Error(`n8n not ready after ${options.timeoutMs ?? 180_000} ms; see ${options.logFile}`);
 		}
-		const text = fs.readFileSync(options.logFile, 'utf8');
-		if (text.includes('Editor is now accessible')) {
+		if (logSince(options.logFile, offset).includes('Editor is now accessible')) {
 			try {
 				const res = await fetch(`${baseUrl}/healthz/readiness`);
 				if (res.ok) break;
@@ -576,6 +545,23 @@ async function startServer(home, env, options) {
 				setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
 			}),
 	};
+}
+
+/**
+ * What a log file holds from byte `offset` on.
+ * @param {string} file @param {number} offset
+ */
+function logSince(file, offset) {
+	const size = fs.statSync(file).size;
+	if (size <= offset) return '';
+	const fd = fs.openSync(file, 'r');
+	try {
+		const buffer = Buffer.alloc(size - offset);
+		fs.readSync(fd, buffer, 0, buffer.length, offset);
+		return buffer.toString('utf8');
+	} finally {
+		fs.closeSync(fd);
+	}
 }
 
 /**
@@ -608,7 +594,8 @@ async function ownerSession(baseUrl, owner) {
  * /rest/workflows/:id/publication-status (absent in 1.x: nothing to wait for).
  * @param {string} baseUrl
  * @param {string} cookie the owner's session (ownerSession)
- * @param {{ timeoutMs?: number }} [options]
+ * @param {{ timeoutMs?: number, ids?: string[] }} [options] `ids`: only these workflows (a shared
+ *   n8n where other test files activate and delete theirs meanwhile)
  */
 async function waitForActiveWorkflows(baseUrl, cookie, options = {}) {
 	const timeoutMs = options.timeoutMs ?? 60_000;
@@ -625,7 +612,9 @@ async function waitForActiveWorkflows(baseUrl, cookie, options = {}) {
 	if (list.status !== 200) throw new Error(`GET /rest/workflows: HTTP ${list.status} ${list.body}`);
 	/** @type {Array<{ id: string, name: string, active?: boolean, activeVersionId?: string | null }>} */
 	const workflows = Array.isArray(list.body.data) ? list.body.data : list.body.data.data;
-	const active = workflows.filter((w) => w.active || w.activeVersionId);
+	const active = workflows.filter(
+		(w) => (w.active || w.activeVersionId) && (!options.ids || options.ids.includes(w.id)),
+	);
 	for (const workflow of active) {
 		for (;;) {
 			const status = await get(`/workflows/${workflow.id}/publication-status`);
@@ -666,5 +655,7 @@ module.exports = {
 	ownerSession,
 	waitForActiveWorkflows,
 	nodeBinary,
+	oauthPinnedFields,
+	logSince,
 	LOCAL_OWNER,
 };

@@ -24,9 +24,6 @@ type StandIn = Awaited<ReturnType<typeof startMetaStandIn>>;
 interface Received {
 	event: { event_id: string; event_name: string; user_data: Record<string, unknown> };
 }
-interface ExecutionList {
-	data: { count?: number; results: Array<{ id: string; status: string }> };
-}
 
 const typeformDelivery = (token: string) =>
 	deliveryOf({ token, email: 'Dana.Reyes@Initech.co.uk', firstName: 'Dana', phone: '+442079460958', hidden: { utm_source: 'facebook', fbclid: 'IwAR_typeform_e2e' } });
@@ -62,10 +59,10 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 		admin = adminRedis();
 	});
 	afterAll(async () => {
+		await instance?.cleanup();
 		await standIn?.close();
 		await dropPrefix(admin, keyPrefix);
 		admin?.disconnect();
-		instance?.cleanup();
 	});
 
 	it('fires one Lead per signed Typeform delivery, nothing for a redelivery, 401 and no execution for a bad signature; the capture script fires a partial event and a Lead', async () => {
@@ -143,7 +140,7 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 		try {
 			const typeformUrl = `${server.baseUrl}/webhook/e2e-typeform`;
 			const executions = async () =>
-				((await server.restGet(`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: typeformFlow.id }))}`)) as ExecutionList).data.results.length;
+				(await server.executions(typeformFlow.id)).length;
 			const post = (body: string, signature?: string) =>
 				fetch(typeformUrl, {
 					method: 'POST',
@@ -183,7 +180,7 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 			// Refused, but not silently: one warn line in n8n's log for the three (same path and
 			// reason within a minute), naming path, source and reason, never the secret; and all
 			// three counted per path and reason for the Health Report.
-			const n8nLog = () => fs.readFileSync(path.join(instance.userFolder, 'n8n.log'), 'utf8');
+			const n8nLog = () => fs.readFileSync(instance.logFile, 'utf8');
 			const refusedLines = (pattern: RegExp) => n8nLog().split('\n').filter((line) => pattern.test(line));
 			await until(async () => refusedLines(/refused a delivery to \/e2e-typeform/).length > 0, 10_000, 'the refusal in n8n\'s log');
 			expect(refusedLines(/refused a delivery to \/e2e-typeform/)).toEqual([
@@ -195,8 +192,8 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 			/** A path's refusal counters, summed over its hourly buckets (a run may straddle an hour). */
 			const refusalCounters = async (capturePath: string) => {
 				const sum: Record<string, string> = {};
-				// No Client Key: a trigger counts refusals in its own workflow's scope.
-				const workflowId = capturePath === 'e2e-site' ? siteFlow.id : typeformFlow.id;
+				// No Client Key: a trigger counts refusals in its own workflow's scope (n8n's workflow id).
+				const workflowId = await instance.idOf(capturePath === 'e2e-site' ? siteFlow.id : typeformFlow.id);
 				for (const key of await admin.keys(`${keyPrefix}:workflow:${workflowId}:refused:${capturePath}:*`)) {
 					for (const [field, value] of Object.entries(await admin.hgetall(key))) {
 						sum[field] = field === '_path' ? value : String(Number(sum[field] ?? 0) + Number(value));
@@ -237,7 +234,7 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 				});
 			}
 			// The capture log holds both captures of the site, redacted.
-			const log = await admin.xrange(captureLogKey(keyPrefix, 'e2e-site', siteFlow.id), '-', '+');
+			const log = await admin.xrange(captureLogKey(keyPrefix, 'e2e-site', await instance.idOf(siteFlow.id)), '-', '+');
 			expect(log.map(([, fields]) => JSON.parse(fields[fields.indexOf('r') + 1]).state)).toEqual(['partial', 'lead']);
 			expect(JSON.stringify(log)).not.toContain('ana@globex.io');
 
@@ -276,7 +273,6 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 	it('previews rules over a seeded week of captures with the same engine as the live filter', async () => {
 		const now = Date.now();
 		const week = captureWeek(now, 700);
-		await seedCaptureLog(admin, captureLogKey(keyPrefix, 'e2e-week', 'e2eCapPreview01'), week);
 		// Independently of the rules engine: completed leads always pass; partials pass when
 		// the email is not free-mail and the page is a pricing page.
 		const expected = week.filter(({ record }) => {
@@ -314,6 +310,8 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 			settings: { executionOrder: 'v1' },
 		};
 		instance.importWorkflow(workflow);
+		// The capture log is the workflow's own (its id as n8n gave it).
+		await seedCaptureLog(admin, captureLogKey(keyPrefix, 'e2e-week', await instance.idOf(workflow.id)), week);
 		const run = await instance.execute(workflow.id);
 		expect(run.status).toBe('success');
 		// The report comes out of the node's only output, Preview (not a Send output).

@@ -43,9 +43,6 @@ interface Credential {
 	type: string;
 	data: Record<string, unknown>;
 }
-interface ExecutionList {
-	data: { results: Array<{ id: string; status: string }> };
-}
 
 /** The credential types a package's `n8n` block lists: name and field names, from its files. */
 function credentialTypesOf(packageDir: string): Array<{ name: string; fields: string[] }> {
@@ -137,16 +134,16 @@ describe('beside another community package that declares generic credential type
 
 	beforeAll(async () => {
 		platforms = await startDemoPlatforms({ redisUrl: process.env.REDIS_URL, keyPrefix });
-		instance = await n8nWithPackage();
+		instance = await n8nWithPackage({ own: 'another community package installed beside ours' });
 		expect(installOtherPackage(instance.userFolder)).toBe('n8n-nodes-other-capi');
 		instance.importCredentials([...platforms.credentials, ...otherCredentials]);
 		admin = adminRedis();
 	});
 	afterAll(async () => {
+		await instance?.cleanup();
 		await platforms?.close();
 		if (admin) await dropPrefix(admin, keyPrefix);
 		admin?.disconnect();
-		instance?.cleanup();
 	});
 
 	it('the other package declares five credential types with fields of their own, none named like ours', () => {
@@ -302,12 +299,7 @@ describe('beside another community package that declares generic credential type
 				200,
 				expect.objectContaining({ ok: true, record_id: token, state: 'lead' }),
 			]);
-			const executions = async () =>
-				(
-					(await server.restGet(
-						`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: workflow.id }))}`,
-					)) as ExecutionList
-				).data.results;
+			const executions = () => server.executions(workflow.id);
 			const finished = (e: { status: string }) => !['new', 'running', 'waiting'].includes(e.status);
 			await until(
 				async () => (await executions()).some(finished),

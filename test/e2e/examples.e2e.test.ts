@@ -30,10 +30,10 @@ describe('example workflows in a real n8n', () => {
 		admin = adminRedis();
 	});
 	afterAll(async () => {
+		await instance?.cleanup();
 		await platforms?.close();
 		await dropPrefix(admin, keyPrefix);
 		admin?.disconnect();
-		instance?.cleanup();
 	});
 
 	it('meta-leads-from-records: three leads sent, then three duplicates', async () => {
@@ -160,7 +160,7 @@ describe('example workflows in a real n8n', () => {
 		const server = await instance.serve();
 		try {
 			const test = (credential: { id: string; name: string; type: string; data: Record<string, unknown> }) =>
-				server.rest('/credentials/test', { credentials: credential }) as Promise<{ data: { status: string; message: string } }>;
+				server.testCredential(credential);
 			const byType = (type: string) =>
 				(platforms.credentials as Array<{ id: string; name: string; type: string; data: Record<string, unknown> }>).find((c) => c.type === type)!;
 			const cases: Array<[string, string]> = [

@@ -145,9 +145,9 @@ describe('Google Ads conversion adjustments in a real n8n', () => {
 		]);
 	});
 	afterAll(async () => {
+		await instance?.cleanup();
 		await ads?.close();
 		await dm?.close();
-		instance?.cleanup();
 	});
 
 	it("Google Ads API: a lead's 'lost' gives exactly one retraction, 'won for $X' exactly one restatement; re-runs send nothing", async () => {

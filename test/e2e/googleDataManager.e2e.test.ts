@@ -126,8 +126,8 @@ describe('Google Ads Conversions through the Data Manager API in a real n8n', ()
 		]);
 	});
 	afterAll(async () => {
+		await instance?.cleanup();
 		await standIn?.close();
-		instance?.cleanup();
 	});
 
 	it('Validate Only first: Google validates, nothing is recorded, nothing remembered', async () => {
@@ -333,10 +333,7 @@ describe('Google Ads Conversions through the Data Manager API in a real n8n', ()
 		instance.importCredentials([refused]);
 		const server = await instance.serve();
 		try {
-			const test = async (saved: { id: string; name: string; type: string; data: object }) =>
-				(await server.rest('/credentials/test', { credentials: saved })) as {
-					data: { status: string; message: string };
-				};
+			const test = (saved: { id: string; name: string; type: string; data: Record<string, unknown> }) => server.testCredential(saved);
 			const good = await test(credential());
 			expect(good.data).toMatchObject({ status: 'OK' });
 			const wrongScope = await test(refused);

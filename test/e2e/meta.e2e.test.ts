@@ -75,8 +75,8 @@ describe('Meta Conversions in a real n8n', () => {
 		instance.importCredentials(credentials());
 	});
 	afterAll(async () => {
+		await instance?.cleanup();
 		await standIn?.close();
-		instance?.cleanup();
 	});
 
 	it('sends canonical lead records once; running the workflow again sends nothing new', async () => {
@@ -298,9 +298,10 @@ describe('Meta Conversions in a real n8n', () => {
 		expect(standIn.received).toHaveLength(0);
 
 		// A credential the run cannot use fails every item, each saying why, with Continue On
-		// Fail; without it the node fails with the same message.
+		// Fail; without it the node fails with the same message. (A Dataset ID of a space: the
+		// editor saves it, an empty one it refuses.)
 		instance.importCredentials([
-			{ id: 'e2eMetaNoPixel01', name: 'Meta without dataset', type: 'leadCapiMetaApi', data: { pixelId: '', accessToken: TOKEN, baseUrl: standIn.url } },
+			{ id: 'e2eMetaNoPixel01', name: 'Meta without dataset', type: 'leadCapiMetaApi', data: { pixelId: ' ', accessToken: TOKEN, baseUrl: standIn.url } },
 		]);
 		const noPixel = (id: string, onError?: string) => ({
 			...strict,
@@ -342,9 +343,7 @@ describe('Meta Conversions in a real n8n', () => {
 		const server = await instance.serve();
 		try {
 			const test = (type: string, id: string, data: Record<string, unknown>) =>
-				server.rest('/credentials/test', { credentials: { id, name: id, type, data } }) as Promise<{
-					data: { status: string; message: string };
-				}>;
+				server.testCredential({ id, name: id, type, data });
 			const [meta, redis] = credentials();
 			const good = await test(meta.type, meta.id, meta.data);
 			expect(good.data).toMatchObject({ status: 'OK' });

@@ -76,10 +76,10 @@ describe("Meta's leadgen webhook → lead records → Meta Conversion Leads in a
 		admin = adminRedis();
 	});
 	afterAll(async () => {
+		await instance?.cleanup();
 		await standIn?.close();
 		await dropPrefix(admin, keyPrefix);
 		admin?.disconnect();
-		instance?.cleanup();
 	});
 
 	it('answers the subscription check, sends each lead of a signed delivery once as a CRM event, and refuses unsigned ones', async () => {

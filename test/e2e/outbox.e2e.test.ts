@@ -29,10 +29,10 @@ describe('outbox in a real n8n', () => {
 		admin = adminRedis();
 	});
 	afterAll(async () => {
+		await instance?.cleanup();
 		await platforms?.close();
 		await dropPrefix(admin, keyPrefix);
 		admin?.disconnect();
-		instance?.cleanup();
 	});
 
 	it('Meta down: each single-lead execution queues its lead; the template drains them once after recovery', async () => {

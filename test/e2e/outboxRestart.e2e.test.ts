@@ -42,7 +42,7 @@ describe('outbox across an n8n restart', () => {
 
 	beforeAll(async () => {
 		platforms = await startDemoPlatforms({ redisUrl: process.env.REDIS_URL, keyPrefix });
-		instance = await n8nWithPackage();
+		instance = await n8nWithPackage({ own: 'n8n is SIGKILLed and started again' });
 		instance.importCredentials([
 			...platforms.credentials,
 			{
@@ -54,10 +54,10 @@ describe('outbox across an n8n restart', () => {
 		admin = adminRedis();
 	});
 	afterAll(async () => {
+		await instance?.cleanup();
 		await platforms?.close();
 		await dropPrefix(admin, keyPrefix);
 		admin?.disconnect();
-		instance?.cleanup();
 	});
 
 	it(`Meta down, ${LEADS} webhook leads queued, n8n SIGKILLed; started again after Meta recovered, the Outbox Trigger delivers each lead once`, async () => {
@@ -110,13 +110,7 @@ describe('outbox across an n8n restart', () => {
 		const startedAt = Date.now();
 		let server = await instance.serve();
 		const firstStartMs = Date.now() - startedAt;
-		const listExecutions = async (s: typeof server) => {
-			const filter = encodeURIComponent(JSON.stringify({ workflowId: WORKFLOW_ID }));
-			const page = (await s.restGet(`/executions?filter=${filter}&limit=100`)) as {
-				data: { results: ExecutionSummary[] };
-			};
-			return page.data.results;
-		};
+		const listExecutions = (s: typeof server): Promise<ExecutionSummary[]> => s.executions(WORKFLOW_ID);
 		const recordIds = Array.from({ length: LEADS }, (_, i) => `e2e-restart-${i}`);
 		for (const [i, id] of recordIds.entries()) {
 			const res = await fetch(`${server.baseUrl}/webhook/e2e-outbox-restart`, {
@@ -160,9 +154,6 @@ describe('outbox across an n8n restart', () => {
 		meta.reset();
 		expect(meta.pendingFaults()).toBe(0);
 
-		// serve() waits for "Editor is now accessible" in n8n.log: the first run's line must go.
-		const log = path.join(instance.userFolder, 'n8n.log');
-		fs.renameSync(log, path.join(instance.userFolder, 'n8n-before-kill.log'));
 		const restartAt = Date.now();
 		server = await instance.serve();
 		const secondStartMs = Date.now() - restartAt;

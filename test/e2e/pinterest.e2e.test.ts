@@ -143,8 +143,8 @@ describe('Pinterest Conversions in a real n8n', () => {
 		instance.importCredentials(credentials());
 	});
 	afterAll(async () => {
+		await instance?.cleanup();
 		await standIn?.close();
-		instance?.cleanup();
 	});
 
 	it('test mode first: validated by Pinterest, nothing recorded, nothing remembered', async () => {
@@ -319,14 +319,7 @@ describe('Pinterest Conversions in a real n8n', () => {
 		const server = await instance.serve();
 		try {
 			const test = (data: Record<string, unknown>) =>
-				server.rest('/credentials/test', {
-					credentials: {
-						id: 'e2ePinterestCred',
-						name: 'e2ePinterestCred',
-						type: 'leadCapiPinterestApi',
-						data,
-					},
-				}) as Promise<{ data: { status: string; message: string } }>;
+				server.testCredential({ id: 'e2ePinterestCred', name: 'e2ePinterestCred', type: 'leadCapiPinterestApi', data });
 			const [pinterest] = credentials();
 			const good = await test(pinterest.data);
 			expect(good.data).toEqual({

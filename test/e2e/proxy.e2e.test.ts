@@ -79,7 +79,7 @@ describe("platform HTTP goes through n8n's proxy settings", () => {
 		);
 		expect(credentials.filter((c) => String(c.data.baseUrl).includes('.invalid'))).toHaveLength(5);
 
-		instance = await n8nWithPackage();
+		instance = await n8nWithPackage({ own: 'HTTP(S)_PROXY in the n8n environment' });
 		// Both spellings (proxy-from-env reads the lower-case one first) and no npm_config_*proxy
 		// from the npm that started the suite (proxy-from-env reads those before either).
 		for (const key of Object.keys(instance.env)) {
@@ -104,9 +104,9 @@ describe("platform HTTP goes through n8n's proxy settings", () => {
 		});
 	});
 	afterAll(async () => {
+		await instance?.cleanup();
 		await platforms?.close();
 		await proxy?.close();
-		instance?.cleanup();
 	});
 
 	it('the stand-ins are unreachable by name without the proxy', async () => {
@@ -158,9 +158,7 @@ describe("platform HTTP goes through n8n's proxy settings", () => {
 					},
 				};
 				proxy.reset();
-				const answer = (await server.rest('/credentials/test', { credentials: viaProxy })) as {
-					data: { status: string; message: string };
-				};
+				const answer = await server.testCredential(viaProxy);
 				outcomes[platform] = [answer.data.status, proxy.countsByHost()[hostOf(platform)] ?? 0];
 			}
 			expect(Object.fromEntries(Object.entries(outcomes).map(([p, [s]]) => [p, s]))).toEqual(

@@ -172,7 +172,9 @@ describe('secrets never reach outputs, errors, execution data or logs in a real 
 				name: `${c.name} (wrong)`,
 				data: { ...c.data, ...wrongOf[c.type] },
 			}));
-		instance = await n8nWithPackage();
+		instance = await n8nWithPackage({ own: "n8n's whole log at debug level and its whole execution list are searched" });
+		// n8n's log at debug level from its start: every run, the REST API, the trigger, the credential tests.
+		instance.env.N8N_LOG_LEVEL = 'debug';
 		instance.importCredentials([...credentials, ...wrong, ...MISPLACED_REDIS]);
 
 		// The five senders (and the Identity Normalizer) from one lead, every failure kept as the item's output.
@@ -260,14 +262,14 @@ describe('secrets never reach outputs, errors, execution data or logs in a real 
 			settings: { executionOrder: 'v1' },
 		};
 		instance.importWorkflow(trigger, { activate: true });
-		// A positive control for the search: the file the credentials were imported from holds them all.
-		const imported = fs.readFileSync(path.join(instance.userFolder, 'credentials.json'), 'utf8');
+		// A positive control for the search: the credentials imported hold them all.
+		const imported = JSON.stringify([...credentials, ...wrong, ...MISPLACED_REDIS]);
 		const missing = [...secrets].filter((s) => !imported.includes(s) && !/^[0-9a-f]{64}$/.test(s));
 		expect(missing).toEqual([]);
 	});
 	afterAll(async () => {
+		await instance?.cleanup();
 		await platforms?.close();
-		instance?.cleanup();
 	});
 
 	it('after platform errors of every kind, wrong credentials and bad signatures, no secret is anywhere', async () => {
@@ -338,7 +340,7 @@ describe('secrets never reach outputs, errors, execution data or logs in a real 
 			look(`${scenario}: node outputs`, result.nodes);
 			look(`${scenario}: run error`, result.error ?? null);
 			look(`${scenario}: run data`, result.raw);
-			look(`${scenario}: n8n execute output`, result.log);
+			look(`${scenario}: what n8n logged during the run`, result.log);
 			// An item's status, or the node's own error (it failed before sending anything).
 			const runData = (
 				result.raw as {
@@ -356,8 +358,7 @@ describe('secrets never reach outputs, errors, execution data or logs in a real 
 				SENDERS.map((name) => [PLATFORM_OF[name], outcome(name)]),
 			);
 		}
-		// n8n's own view, and its log at debug level: the REST API, the trigger, the credential tests.
-		instance.env.N8N_LOG_LEVEL = 'debug';
+		// n8n's own view: the REST API, the trigger, the credential tests.
 		const server = await instance.serve();
 		try {
 			const hook = `${server.baseUrl}/webhook/e2e-secrets`;
@@ -403,14 +404,11 @@ describe('secrets never reach outputs, errors, execution data or logs in a real 
 						secret: ` ${TOKENS.webhook} `,
 					},
 				]) {
-					look(
-						`credential test ${credential.type}`,
-						await server.rest('/credentials/test', { credentials: { ...credential, data } }),
-					);
+					look(`credential test ${credential.type}`, await server.testCredential({ ...credential, data }));
 				}
 			}
 			for (const credential of MISPLACED_REDIS) {
-				const tested = await server.rest('/credentials/test', { credentials: credential });
+				const tested = await server.testCredential(credential as Credential);
 				look(`credential test ${credential.name}`, tested);
 				// The test still says which field is wrong.
 				expect(JSON.stringify(tested)).toMatch(/(Host|Cluster Nodes|Sentinel Addresses): /);

@@ -76,11 +76,11 @@ describe('stage templates in a real n8n', () => {
 		server = await instance.serve();
 	});
 	afterAll(async () => {
+		await instance?.cleanup();
 		await server?.stop();
 		await platforms?.close();
 		await dropPrefix(admin, keyPrefix);
 		admin?.disconnect();
-		instance?.cleanup();
 	});
 
 	it('hubspot-deal-stages-meta-crm-google-adjust: Lead → Qualified → Booked → Won $4,200 and Lead → Lost, once per stage per platform across re-sent webhooks; one restatement, one retraction', async () => {

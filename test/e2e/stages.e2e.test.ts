@@ -140,9 +140,9 @@ describe("a lead's stages in a real n8n: Meta events and Google adjustments from
 		]);
 	});
 	afterAll(async () => {
+		await instance?.cleanup();
 		await meta?.close();
 		await ads?.close();
-		instance?.cleanup();
 	});
 
 	it('Meta: one event per stage across re-runs; a skipped stage warned about; an over-age stage expired', async () => {

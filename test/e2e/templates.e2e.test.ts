@@ -64,16 +64,17 @@ describe('workflow templates in a real n8n', () => {
 		admin = adminRedis();
 	});
 	afterAll(async () => {
+		await instance?.cleanup();
 		await platforms?.close();
 		await dropPrefix(admin, keyPrefix);
 		admin?.disconnect();
-		instance?.cleanup();
 	});
 
 	it('typeform-lead-with-preview: the preview runs before going live, over a week of captures', async () => {
 		const now = Date.now();
 		const week = captureWeek(now, 700);
-		await seedCaptureLog(admin, captureLogKey(keyPrefix, 'typeform-leads', templates.typeform.id), week);
+		// The template's capture log is its workflow's own (the id n8n gave it on import).
+		await seedCaptureLog(admin, captureLogKey(keyPrefix, 'typeform-leads', await instance.idOf(templates.typeform.id)), week);
 		const expected = week.filter(({ record }) => !FREE_DOMAINS.includes(String(record.contact?.email).split('@')[1])).length;
 		const run = await instance.execute(templates.typeform.id);
 		expect(run.status).toBe('success');
