@@ -2,7 +2,7 @@
 /**
  * Runs a real n8n in queue mode with this package loaded: one `n8n start` main (editor, REST API
  * and production webhooks) and N `n8n worker` processes, PostgreSQL as n8n's database and Redis
- * for Bull's queue. Used by the end-to-end suite's scale-out test (test/e2e/queue.e2e.test.ts).
+ * for Bull's queue. Used by the end-to-end suite's queue-mode file (test/e2e/queue.e2e.test.ts).
  * Stands on scripts/n8n/n8n.js. What queue mode takes, on top of what n8n.js knows:
  *  - main and workers must share the database (SQLite is not supported in queue mode), the
  *    encryption key and the user folder (community packages are loaded from it on every
@@ -16,8 +16,9 @@
  *
  * Usage:
  *   const queue = await prepareQueueMode({ home, userFolder, redisUrl, workers: 2 });
- *   installPackage(userFolder, tgz); importCredentials(home, queue.env, file); importWorkflow(...);
+ *   installPackage(userFolder, tgz);
  *   const running = await queue.start();   // { baseUrl, mainLog, workers: [{ logFile, ... }] }
+ *   // credentials and workflows through the REST API of running.baseUrl (scripts/n8n/rest.js)
  *   ...
  *   await queue.stop();                    // workers, main, database, Bull keys
  *
@@ -110,8 +111,8 @@ function bullRedisEnv(redisUrl) {
 }
 
 /**
- * Deletes this run's Bull keys (`<prefix>:jobs:*`): the test Redis is shared and a run's
- * completed jobs would otherwise stay there. Uses the repository's own ioredis.
+ * Deletes this run's Redis keys (`<prefix>:*`: Bull's jobs, n8n's cache): the test Redis is
+ * shared and a run's completed jobs would otherwise stay there. Uses the repository's own ioredis.
  * @param {string} redisUrl
  * @param {string} prefix
  */
@@ -171,8 +172,8 @@ function stopChild(child, graceMs) {
 
 /**
  * Creates the run's database and the environment every process of the run shares. Nothing is
- * started yet: import credentials and workflows (and activate them) with `env` first — they
- * land in the same database the processes will use — then call start().
+ * started yet: start() starts main (which migrates the database), then the workers; credentials
+ * and workflows go in through main's REST API (test/e2e/n8n.ts).
  * @param {{ home: string, userFolder: string, redisUrl: string, workers?: number,
  *   workerConcurrency?: number, pg?: Partial<PgServer>, extraEnv?: Record<string, string> }} options
  */
@@ -194,6 +195,11 @@ async function prepareQueueMode(options) {
 		DB_POSTGRESDB_PASSWORD: server.password,
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_PREFIX: bullPrefix,
+		// n8n's own Redis keys (its cache — the webhook registry among them —, pub/sub) under the
+		// run's prefix too: a registry cached by an earlier run on the same Redis outlives its
+		// database and makes n8n 2.x refuse to activate a workflow on the same path ("There is a
+		// conflict with one of the webhooks"). stop() deletes them with the Bull keys.
+		N8N_REDIS_KEY_PREFIX: bullPrefix,
 		...bullRedisEnv(redisUrl),
 		// Runs started from the editor go to the workers too, like production executions.
 		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
@@ -233,8 +239,16 @@ async function prepareQueueMode(options) {
 		/** @type {WorkerHandle[]} */
 		const workers = [];
 		try {
-			// Workers first: the imports already ran the migrations, so they need nothing from
-			// main, and starting all processes together saves the slower half of the start-up.
+			// Main first: it migrates the run's fresh database (credentials and workflows go in
+			// through its REST API afterwards); then the workers, side by side.
+			const port = await freePort();
+			const mainLog = path.join(userFolder, 'main.log');
+			const main = await startServer(home, env, {
+				port,
+				logFile: mainLog,
+				timeoutMs: Math.max(1, deadline - Date.now()),
+			});
+			stopMain = main.stop;
 			for (let index = 1; index <= workerCount; index++) {
 				const brokerPort = await freePort();
 				const logFile = path.join(userFolder, `worker-${index}.log`);
@@ -253,14 +267,6 @@ async function prepareQueueMode(options) {
 				workerChildren.push(child);
 				workers.push({ index, pid: child.pid ?? 0, logFile, brokerPort, child });
 			}
-			const port = await freePort();
-			const mainLog = path.join(userFolder, 'main.log');
-			const main = await startServer(home, env, {
-				port,
-				logFile: mainLog,
-				timeoutMs: Math.max(1, deadline - Date.now()),
-			});
-			stopMain = main.stop;
 			for (const worker of workers) {
 				await waitForLine(worker.logFile, 'worker is now ready', worker.child, deadline);
 			}

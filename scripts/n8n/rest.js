@@ -29,6 +29,22 @@ function restClient(baseUrl, cookie) {
 	 * @returns {Promise<RestAnswer>}
 	 */
 	const call = async (method, restPath, body) => {
+		// n8n answers 503 "Database is not ready!" while its database ping (every 2 s, 5 s timeout)
+		// waits behind a busy pool (queue mode under load): the editor's user would try again.
+		const deadline = Date.now() + 30_000;
+		for (;;) {
+			const answer = await callOnce(method, restPath, body);
+			if (answer.status !== 503 || !/Database is not ready/.test(answer.text) || Date.now() > deadline) return answer;
+			await new Promise((r) => setTimeout(r, 500));
+		}
+	};
+	/**
+	 * @param {string} method
+	 * @param {string} restPath
+	 * @param {unknown} [body]
+	 * @returns {Promise<RestAnswer>}
+	 */
+	const callOnce = async (method, restPath, body) => {
 		const res = await fetch(`${baseUrl}/rest${restPath}`, {
 			method,
 			headers: { 'content-type': 'application/json', cookie },
@@ -112,8 +128,25 @@ async function deleteWorkflow(rest, id) {
 	if (current.status === 404) return;
 	const workflow = current.body?.data ?? {};
 	if (workflow.active || workflow.activeVersionId) await rest.ok('POST', `/workflows/${id}/deactivate`, {});
-	if (!workflow.isArchived) await rest.ok('POST', `/workflows/${id}/archive`, {});
-	await rest.ok('DELETE', `/workflows/${id}`);
+	// 2.x unpublishes asynchronously: archive and delete answer 409 "still being unpublished" for a moment.
+	if (!workflow.isArchived) await whileUnpublishing(() => rest.ok('POST', `/workflows/${id}/archive`, {}));
+	await whileUnpublishing(() => rest.ok('DELETE', `/workflows/${id}`));
+}
+
+/**
+ * Retries a call n8n 2.x refuses while a workflow is still being unpublished (up to 30 s).
+ * @template T @param {() => Promise<T>} call @returns {Promise<T>}
+ */
+async function whileUnpublishing(call) {
+	const deadline = Date.now() + 30_000;
+	for (;;) {
+		try {
+			return await call();
+		} catch (error) {
+			if (!/HTTP 409 .*still being unpublished/.test(String(error)) || Date.now() > deadline) throw error;
+			await new Promise((r) => setTimeout(r, 200));
+		}
+	}
 }
 
 /** @param {RestClient} rest @param {string} id */

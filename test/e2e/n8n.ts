@@ -9,6 +9,8 @@ const rest = require('../../scripts/n8n/rest.js');
 const { prepareUserFolder, startTestServer } = require('./server.js');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startOAuthRouter, registerRefreshToken } = require('../support/oauthRouter.js');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { prepareQueueMode } = require('../../scripts/n8n/queue.js');
 
 export interface ItemJson {
 	[key: string]: unknown;
@@ -41,7 +43,15 @@ interface Server {
 	client: RestClient;
 	oauthRouter: string | null;
 	child?: ChildProcess;
+	queue?: QueueRun;
 	stop: () => Promise<void>;
+}
+
+/** A queue-mode n8n's processes (scripts/n8n/queue.js). */
+export interface QueueRun {
+	workers: Array<{ index: number; pid: number; logFile: string; child: ChildProcess }>;
+	mainLog: string;
+	startupMs: number;
 }
 
 export interface RunResult {
@@ -74,6 +84,8 @@ export interface ServedN8n {
 	 * SIGKILLs the child processes it had started (its task runner), which a SIGKILL leaves behind.
 	 */
 	kill: (signal: NodeJS.Signals) => Promise<void>;
+	/** Queue mode only: the main's log, the workers (their logs and processes), the start-up time. */
+	queue?: QueueRun;
 }
 
 /**
@@ -109,8 +121,8 @@ export interface N8nInstance {
 export interface OwnOptions {
 	/** Why this file needs an n8n of its own (said in the suite's plan). */
 	own: string;
-	/** Runs on the user folder before n8n first starts (e.g. install another package). */
-	beforeStart?: (userFolder: string) => void;
+	/** Queue mode: one main, `workers` workers, a PostgreSQL database of its own (dropped at cleanup). */
+	queue?: { workers: number; workerConcurrency?: number };
 }
 
 type Queued = { kind: 'credentials'; credentials: Credential[] } | { kind: 'workflow'; workflow: Workflow; activate: boolean };
@@ -142,14 +154,14 @@ export async function n8nWithPackage(options?: OwnOptions): Promise<N8nInstance>
 	const pinned = n8n.oauthPinnedFields(home).length > 0;
 	const oauthRouter = pinned ? await oauthRouterUrl() : null;
 	const prepared = await prepareUserFolder({ home, tgz, oauthRouter });
-	return new Instance(home, null, { ...prepared, oauthRouter, beforeStart: options?.beforeStart });
+	return new Instance(home, null, { ...prepared, oauthRouter, queue: options?.queue });
 }
 
 interface OwnState {
 	userFolder: string;
 	env: Record<string, string>;
 	oauthRouter: string | null;
-	beforeStart?: (userFolder: string) => void;
+	queue?: { workers: number; workerConcurrency?: number };
 	server?: Server;
 }
 
@@ -158,7 +170,6 @@ class Instance implements N8nInstance {
 	private readonly ids = new Map<string, string>();
 	private readonly workflows: string[] = [];
 	private readonly credentials: string[] = [];
-	private started = false;
 
 	constructor(
 		readonly home: string,
@@ -170,7 +181,7 @@ class Instance implements N8nInstance {
 		return this.shared ? this.shared.userFolder : this.own!.userFolder;
 	}
 	get logFile(): string {
-		return this.shared ? this.shared.logFile : `${this.own!.userFolder}/n8n.log`;
+		return this.shared?.logFile ?? this.own!.server?.logFile ?? `${this.own!.userFolder}/n8n.log`;
 	}
 	get env(): Record<string, string> {
 		return this.own ? this.own.env : Object.freeze({ ...(process.env as Record<string, string>) });
@@ -197,11 +208,9 @@ class Instance implements N8nInstance {
 	private async server(): Promise<Server> {
 		if (this.shared) return this.shared;
 		const own = this.own!;
-		if (!own.server) {
-			if (!this.started) own.beforeStart?.(own.userFolder);
-			this.started = true;
-			own.server = await startTestServer({ home: this.home, userFolder: own.userFolder, env: own.env, oauthRouter: own.oauthRouter });
-		}
+		own.server ??= own.queue
+			? await startQueueServer(this.home, own.userFolder, own.queue)
+			: await startTestServer({ home: this.home, userFolder: own.userFolder, env: own.env, oauthRouter: own.oauthRouter });
 		return own.server!;
 	}
 
@@ -209,14 +218,20 @@ class Instance implements N8nInstance {
 	private async flush(): Promise<Server> {
 		const server = await this.server();
 		const activated: string[] = [];
-		while (this.queue.length > 0) {
-			const next = this.queue.shift()!;
-			if (next.kind === 'credentials') {
-				for (const credential of next.credentials) await this.createCredential(server, credential);
-			} else {
-				const id = await this.createWorkflow(server, next.workflow, next.activate);
-				if (next.activate) activated.push(id);
+		try {
+			while (this.queue.length > 0) {
+				const next = this.queue.shift()!;
+				if (next.kind === 'credentials') {
+					for (const credential of next.credentials) await this.createCredential(server, credential);
+				} else {
+					const id = await this.createWorkflow(server, next.workflow, next.activate);
+					if (next.activate) activated.push(id);
+				}
 			}
+		} catch (error) {
+			// What the failed step's test queued after it goes too: it must not land in the next test.
+			this.queue.length = 0;
+			throw error;
 		}
 		if (activated.length > 0) await n8n.waitForActiveWorkflows(server.baseUrl, server.cookie, { ids: activated });
 		return server;
@@ -260,7 +275,7 @@ class Instance implements N8nInstance {
 				const taken = /already taken|conflict with one of the webhooks/i.test(String(error));
 				throw new Error(
 					`${workflow.id} (${workflow.name}) could not be activated: ${(error as Error).message}` +
-						(taken && this.shared ? ' — another test file on the shared n8n has a workflow live on that webhook path: run the two in the same lane (test/e2e/run.js)' : ''),
+						(taken && this.shared ? ' — another test file on the shared n8n has a workflow live on that webhook path: list the two in TOGETHER (test/e2e/run.js)' : ''),
 				);
 			}
 		}
@@ -310,6 +325,7 @@ class Instance implements N8nInstance {
 				this.own.server = undefined;
 				await running.stop();
 			},
+			queue: server.queue,
 			kill: async (signal) => {
 				if (!this.own?.server) throw new Error('kill() needs an n8n of its own: n8nWithPackage({ own: "why" })');
 				const running = this.own.server;
@@ -331,6 +347,28 @@ class Instance implements N8nInstance {
 		own.server = undefined;
 		if (!process.env.LEAD_CAPI_E2E_KEEP) fs.rmSync(own.userFolder, { recursive: true, force: true });
 	}
+}
+
+/** Queue mode on a prepared user folder: main (migrates the database), then the workers. */
+async function startQueueServer(home: string, userFolder: string, options: { workers: number; workerConcurrency?: number }): Promise<Server> {
+	const queue = await prepareQueueMode({ home, userFolder, redisUrl: process.env.REDIS_URL, ...options });
+	const running = (await queue.start({ timeoutMs: 240_000 })) as QueueRun & { baseUrl: string };
+	const cookie: string = await n8n.ownerSession(running.baseUrl, n8n.LOCAL_OWNER).catch(async (error: unknown) => {
+		await queue.stop();
+		throw error;
+	});
+	return {
+		home,
+		userFolder,
+		logFile: running.mainLog,
+		baseUrl: running.baseUrl,
+		cookie,
+		client: rest.restClient(running.baseUrl, cookie),
+		oauthRouter: null,
+		queue: running,
+		// Workers, main, the database and the run's Bull keys.
+		stop: () => queue.stop(),
+	};
 }
 
 /** Signals a process, waits for its exit, then SIGKILLs the children it had (by their pids). */

@@ -7,7 +7,8 @@
  * ends). Files that need an n8n of their own start one through the same helper and say why
  * (OWN below). The files run in lanes, each lane one jest process running its files one after
  * another, the lanes side by side (LEAD_CAPI_E2E_LANES, default 2: the machine's two cores);
- * lanes are balanced by the files' measured durations (SECONDS). Extra arguments select files
+ * lanes are balanced by the files' measured durations (SECONDS), files that share a webhook
+ * path kept in one lane (TOGETHER). Extra arguments select files
  * as jest would (a path pattern, --testPathIgnorePatterns …); other jest flags go to the lanes.
  * Ends with a table of each file's lane, duration and result.
  */
@@ -26,19 +27,62 @@ const OWN = {
 	'coexistence.e2e.test.ts': 'another community package installed beside ours',
 	'outboxRestart.e2e.test.ts': 'n8n is SIGKILLed and started again',
 	'proxy.e2e.test.ts': 'HTTP(S)_PROXY in the n8n environment',
-	'queue.e2e.test.ts': 'queue mode: a main, two workers and PostgreSQL',
-	'queueDrain.e2e.test.ts': 'queue mode: a main, two workers and PostgreSQL',
-	'queueKill.e2e.test.ts': 'queue mode: a main, two workers and PostgreSQL',
+	'queue.e2e.test.ts': 'queue mode: a main, three workers and PostgreSQL',
 	'secrets.e2e.test.ts': "n8n's whole log at debug level and its whole execution list are searched",
 };
 
 /**
- * Seconds each file took on this machine's kind (2 cores), n8n 1.123.81 and 2.41.1, on the shared
- * n8n, measured 2026-12-02: the lanes are balanced on these (a file not listed counts 60 s).
+ * Files that must run in one lane, one after the other: they activate workflows on the same
+ * webhook path (n8n refuses the second activation while the first is live). None today.
+ * @type {string[][]}
+ */
+const TOGETHER = [];
+
+/**
+ * Seconds each file took on this machine's kind (2 cores, other work running), n8n 1.123.81 and
+ * 2.41.1, measured 2026-12-02: the lanes are balanced on these (a file not listed counts 60 s).
  */
 const SECONDS = {
-	'1': {},
-	'2': {},
+	'1': {
+		'queue.e2e.test.ts': 300,
+		'outboxRestart.e2e.test.ts': 139,
+		'secrets.e2e.test.ts': 55,
+		'coexistence.e2e.test.ts': 30,
+		'hostile.e2e.test.ts': 28,
+		'meta.e2e.test.ts': 21,
+		'proxy.e2e.test.ts': 18,
+		'templates.e2e.test.ts': 13,
+		'capture.e2e.test.ts': 11,
+		'googleDataManager.e2e.test.ts': 11,
+		'stageTemplates.e2e.test.ts': 11,
+		'ids.e2e.test.ts': 6,
+		'metaLeadAds.e2e.test.ts': 5,
+		'stages.e2e.test.ts': 4,
+		'examples.e2e.test.ts': 3,
+		'googleAdjustments.e2e.test.ts': 3,
+		'outbox.e2e.test.ts': 2,
+		'pinterest.e2e.test.ts': 2,
+	},
+	'2': {
+		'queue.e2e.test.ts': 420,
+		'outboxRestart.e2e.test.ts': 141,
+		'hostile.e2e.test.ts': 119,
+		'secrets.e2e.test.ts': 56,
+		'coexistence.e2e.test.ts': 46,
+		'ids.e2e.test.ts': 24,
+		'meta.e2e.test.ts': 21,
+		'proxy.e2e.test.ts': 21,
+		'templates.e2e.test.ts': 20,
+		'stageTemplates.e2e.test.ts': 17,
+		'examples.e2e.test.ts': 11,
+		'capture.e2e.test.ts': 10,
+		'googleDataManager.e2e.test.ts': 9,
+		'googleAdjustments.e2e.test.ts': 8,
+		'stages.e2e.test.ts': 8,
+		'metaLeadAds.e2e.test.ts': 6,
+		'outbox.e2e.test.ts': 3,
+		'pinterest.e2e.test.ts': 3,
+	},
 };
 
 /** @param {string[]} args */
@@ -67,17 +111,26 @@ function listFiles(select) {
 }
 
 /**
- * Longest first, each to the lane with the least work so far.
+ * Longest first, each to the lane with the least work so far (a TOGETHER group as one).
  * @param {string[]} files @param {number} lanes @param {Record<string, number>} seconds
  */
 function planLanes(files, lanes, seconds) {
 	const cost = (/** @type {string} */ file) => seconds[path.basename(file)] ?? 60;
+	/** @type {string[][]} */
+	const units = [];
+	for (const file of files) {
+		const group = TOGETHER.find((g) => g.includes(path.basename(file)));
+		const unit = group && units.find((u) => group.includes(path.basename(u[0])));
+		if (unit) unit.push(file);
+		else units.push([file]);
+	}
+	const unitCost = (/** @type {string[]} */ unit) => unit.reduce((n, f) => n + cost(f), 0);
 	/** @type {Array<{ files: string[], seconds: number }>} */
-	const plan = Array.from({ length: Math.max(1, Math.min(lanes, files.length)) }, () => ({ files: [], seconds: 0 }));
-	for (const file of [...files].sort((a, b) => cost(b) - cost(a))) {
+	const plan = Array.from({ length: Math.max(1, Math.min(lanes, units.length)) }, () => ({ files: [], seconds: 0 }));
+	for (const unit of units.sort((a, b) => unitCost(b) - unitCost(a))) {
 		const lane = plan.reduce((least, l) => (l.seconds < least.seconds ? l : least));
-		lane.files.push(file);
-		lane.seconds += cost(file);
+		lane.files.push(...unit);
+		lane.seconds += unitCost(unit);
 	}
 	return plan;
 }
@@ -87,7 +140,7 @@ function checkOwn(files) {
 	const problems = [];
 	for (const file of files) {
 		const name = path.basename(file);
-		const own = /n8nWithPackage\(\s*\{\s*own:|prepareQueueMode\(/.test(fs.readFileSync(file, 'utf8'));
+		const own = /n8nWithPackage\(\s*\{\s*own:/.test(fs.readFileSync(file, 'utf8'));
 		if (own && !(name in OWN)) problems.push(`${name} starts an n8n of its own: say why in OWN (test/e2e/run.js)`);
 		if (!own && name in OWN) problems.push(`${name} is in OWN but uses the shared n8n`);
 	}
@@ -103,7 +156,9 @@ function runLane(index, files, forward, env, resultFile) {
 	return new Promise((resolve) => {
 		const child = spawn(
 			'npx',
-			['jest', '-c', 'jest.e2e.config.js', '--runTestsByPath', ...files, '--json', `--outputFile=${resultFile}`, ...forward],
+			// --forceExit: a file whose clean-up failed (and left a stand-in listening) fails the run
+			// without holding its lane open.
+			['jest', '-c', 'jest.e2e.config.js', '--runTestsByPath', ...files, '--forceExit', '--json', `--outputFile=${resultFile}`, ...forward],
 			{ cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] },
 		);
 		const prefix = (/** @type {NodeJS.WriteStream} */ out) => {
@@ -143,20 +198,27 @@ function printTable(plan, resultFiles, version, startupMs, wallMs) {
 		const results = readResults(resultFiles[i]);
 		for (const file of lane.files) {
 			const result = results?.testResults?.find((/** @type {{ name: string }} */ r) => r.name === file);
-			const seconds = result ? (result.endTime - result.startTime) / 1000 : 0;
+			const seconds = result && result.endTime > result.startTime ? (result.endTime - result.startTime) / 1000 : 0;
 			const tests = result?.assertionResults ?? [];
 			const ok = tests.filter((/** @type {{ status: string }} */ t) => t.status === 'passed').length;
 			const bad = tests.filter((/** @type {{ status: string }} */ t) => t.status === 'failed').length;
 			passed += ok;
 			failed += bad;
-			const status = !result ? 'not run' : result.status === 'passed' ? `${ok} passed` : `FAILED (${bad} of ${tests.length})`;
+			const outside = String(result?.message ?? '').match(/● (.*)\n\s*\n\s*(.*)/);
+			const status = !result
+				? 'not run'
+				: result.status === 'passed'
+					? `${ok} passed`
+					: bad > 0
+						? `FAILED (${bad} of ${tests.length})`
+						: `FAILED: ${outside ? `${outside[1]}: ${outside[2]}` : 'see its output'}`.slice(0, 160);
 			if (result?.status === 'passed') suitesPassed += 1;
 			else suitesFailed += 1;
 			rows.push([path.basename(file), i + 1, seconds, status]);
 		}
 	});
 	const width = Math.max(...rows.map((r) => r[0].length), 4);
-	console.log(`\ne2e on n8n ${version}: ${plan.length} lane(s), shared n8n ready in ${(startupMs / 1000).toFixed(1)} s`);
+	console.log(`\ne2e on n8n ${version}: ${plan.length} lane(s), set up in ${(startupMs / 1000).toFixed(1)} s`);
 	console.log(`${'file'.padEnd(width)}  lane  seconds  result`);
 	for (const [name, lane, seconds, status] of rows) {
 		const own = name in OWN ? `  (own n8n: ${OWN[/** @type {keyof typeof OWN} */ (name)]})` : '';
@@ -182,28 +244,33 @@ async function main() {
 	const plan = planLanes(files, lanes, SECONDS[/** @type {'1' | '2'} */ (version.split('.')[0])] ?? {});
 
 	const router = n8n.oauthPinnedFields(home).length > 0 ? await startOAuthRouter() : null;
-	const prepared = await prepareUserFolder({ home, tgz, oauthRouter: router?.url ?? null, prefix: 'lead-capi-e2e-shared-' });
-	const server = await startTestServer({ home, ...prepared, oauthRouter: router?.url ?? null });
-	const startupMs = Date.now() - t0;
 	const out = path.join(REPO, '.e2e');
 	fs.mkdirSync(out, { recursive: true });
+	/** @type {Record<string, string>} */
+	const env = { ...(/** @type {Record<string, string>} */ (process.env)) };
+	if (router) env.LEAD_CAPI_E2E_OAUTH_ROUTER = router.url;
+	// The shared n8n, unless every file chosen brings its own.
+	const server = files.some((f) => !(path.basename(f) in OWN))
+		? await startTestServer({ home, ...(await prepareUserFolder({ home, tgz, oauthRouter: router?.url ?? null, prefix: 'lead-capi-e2e-shared-' })), oauthRouter: router?.url ?? null })
+		: null;
+	const startupMs = Date.now() - t0;
 	const sharedFile = path.join(out, `shared-n8n-${version}-${process.pid}.json`);
-	fs.writeFileSync(sharedFile, JSON.stringify(describeServer(server), null, 2));
-	console.log(`e2e: shared n8n ${version} at ${server.baseUrl} (log ${server.logFile}); lanes:`);
+	if (server) {
+		fs.writeFileSync(sharedFile, JSON.stringify(describeServer(server), null, 2));
+		env.LEAD_CAPI_E2E_SHARED = sharedFile;
+	}
+	console.log(`e2e: n8n ${version}, ${server ? `shared n8n at ${server.baseUrl} (log ${server.logFile})` : 'no shared n8n (every file has its own)'}; lanes:`);
 	plan.forEach((lane, i) => console.log(`  ${i + 1}: ${lane.files.map((f) => path.basename(f)).join(', ')}`));
 
-	/** @type {Record<string, string>} */
-	const env = { ...(/** @type {Record<string, string>} */ (process.env)), LEAD_CAPI_E2E_SHARED: sharedFile };
-	if (router) env.LEAD_CAPI_E2E_OAUTH_ROUTER = router.url;
 	const resultFiles = plan.map((_, i) => path.join(out, `lane-${i + 1}-${version}.json`));
 	let codes;
 	try {
 		codes = await Promise.all(plan.map((lane, i) => runLane(i + 1, lane.files, forward, env, resultFiles[i])));
 	} finally {
-		await server.stop();
+		await server?.stop();
 		await router?.close();
 		fs.rmSync(sharedFile, { force: true });
-		if (!process.env.LEAD_CAPI_E2E_KEEP) fs.rmSync(server.userFolder, { recursive: true, force: true });
+		if (server && !process.env.LEAD_CAPI_E2E_KEEP) fs.rmSync(server.userFolder, { recursive: true, force: true });
 	}
 	const ok = printTable(plan, resultFiles, version, startupMs, Date.now() - t0);
 	process.exit(ok && codes.every((c) => c === 0) ? 0 : 1);
