@@ -5,12 +5,15 @@
  * example workflows imported (webhook examples active), their credentials pointing at loopback
  * stand-ins of all five platforms (Meta 18081, Pinterest 18083, TikTok 18084, Microsoft 18085,
  * Google Ads API 18086, Google Data Manager 18087), of HubSpot's CRM API (18088, for the stage
- * template) and a local Redis; a demo site with the
- * capture script on 18082. Ctrl-C
- * stops everything it started.
+ * template) and a local Redis; a demo site with the capture script on 18082. Ctrl-C stops
+ * everything it started and says "stopped"; n8n exiting by itself is reported as a crash.
  *
- * Env: LEAD_CAPI_DEV_PORT (default 5678), LEAD_CAPI_SITE_PORT (default 18082),
- *      REDIS_URL (default: 127.0.0.1:6379, or a redis-server started for the session).
+ * Env: LEAD_CAPI_DEV_PORT (n8n, default 5678), LEAD_CAPI_STANDIN_PORT (the first of 8 ports:
+ *      the stand-ins at +0 and +2…+7, the demo site at +1; default 18081), LEAD_CAPI_SITE_PORT
+ *      (the demo site alone), LEAD_CAPI_DEV_FOLDER (n8n's user folder: database, n8n.log;
+ *      default .dev/n8n), REDIS_URL (default: 127.0.0.1:6379, or a redis-server started for the
+ *      session). A port already in use stops it at once, before the n8n install, with one line
+ *      naming the port, whom it is for and the setting that picks another.
  *
  * `npm run dev -- --check`: the same start on free ports, then one template runs as a user
  * would run it (a CRM deal-won delivery to its webhook: one Purchase to all five stand-ins),
@@ -23,10 +26,106 @@ const path = require('node:path');
 const n8n = require('./n8n/n8n.js');
 const { startDemoPlatforms, localizeTemplate, newOutboxKey, TOKENS } = require('./n8n/demo.js');
 const { ensureRedis } = require('./local/redis.js');
+const { portProblem, freeRun } = require('./local/ports.js');
 
 const OWNER = { email: 'dev@example.com', password: 'Lead-Capi-Dev-1' };
 
 const CHECK = process.argv.includes('--check');
+
+/** The stand-ins by the name startDemoPlatforms gives them, in their port order from LEAD_CAPI_STANDIN_PORT. */
+const STANDINS = {
+	meta: 'Meta',
+	pinterest: 'Pinterest',
+	tiktok: 'TikTok',
+	microsoft: 'Microsoft',
+	google: 'Google Ads API',
+	googleDataManager: 'Google Data Manager',
+	hubspot: 'HubSpot CRM API',
+};
+
+/**
+ * A port from the environment, or the default.
+ * @param {string} name @param {number} fallback @param {number} [span] ports used from there
+ */
+function portSetting(name, fallback, span = 1) {
+	const value = process.env[name];
+	if (value === undefined || value === '') return fallback;
+	const port = Number(value);
+	if (!Number.isInteger(port) || port < 1 || port + span - 1 > 65535) {
+		throw new Error(`${name}=${value} is not a port number (1–${65536 - span})`);
+	}
+	return port;
+}
+
+/**
+ * The ports `npm run dev` listens on (--check takes free ones instead), each with whom it is for
+ * and the setting that moves it. The task broker n8n opens takes a free port of its own.
+ */
+function devPorts() {
+	const n8nPort = portSetting('LEAD_CAPI_DEV_PORT', 5678);
+	const first = portSetting('LEAD_CAPI_STANDIN_PORT', 18081, 8);
+	const site = portSetting('LEAD_CAPI_SITE_PORT', first + 1);
+	/** @type {Record<keyof typeof STANDINS, number>} */
+	const standIns = {
+		meta: first,
+		pinterest: first + 2,
+		tiktok: first + 3,
+		microsoft: first + 4,
+		google: first + 5,
+		googleDataManager: first + 6,
+		hubspot: first + 7,
+	};
+	const all = [
+		{ port: n8nPort, owner: "n8n's editor", setting: 'LEAD_CAPI_DEV_PORT', first: n8nPort, span: 1 },
+		{ port: site, owner: 'the demo site', setting: 'LEAD_CAPI_SITE_PORT', first: site, span: 1 },
+		...Object.entries(standIns).map(([name, port]) => ({
+			port,
+			owner: `the ${STANDINS[/** @type {keyof typeof STANDINS} */ (name)]} stand-in`,
+			setting: 'LEAD_CAPI_STANDIN_PORT',
+			first,
+			span: 8,
+		})),
+	];
+	return { n8n: n8nPort, site, standIns, all };
+}
+
+/**
+ * Throws one line for the first port that cannot be listened on: which port, for whom, and the
+ * setting that picks another (with a port that is free now).
+ * @param {ReturnType<typeof devPorts>['all']} entries
+ */
+async function assertPortsFree(entries) {
+	for (const entry of entries) {
+		const twin = entries.find((other) => other !== entry && other.port === entry.port);
+		if (twin) {
+			throw new Error(`port ${entry.port} is set for both ${entry.owner} and ${twin.owner}: change ${twin.setting}`);
+		}
+		const problem = await portProblem(entry.port);
+		if (!problem) continue;
+		const next = await freeRun(entry.first, entry.span, entries.map((e) => e.port));
+		const what =
+			problem === 'EADDRINUSE'
+				? 'is already in use'
+				: problem === 'EACCES'
+					? 'may not be used by this user'
+					: `cannot be used (${problem})`;
+		const move = entry.span > 1 ? `move the stand-ins (the ${entry.span} ports from ${entry.first})` : 'pick another port';
+		throw new Error(
+			`port ${entry.port} (${entry.owner}) ${what}. Stop what listens there, or ${move}: ` +
+				`${entry.setting}=${next ?? '<port>'} npm run dev`,
+		);
+	}
+}
+
+/** What `npm run dev` prints as it goes (the ready lines come at the end). @param {string} text */
+function say(text) {
+	process.stdout.write(`npm run dev: ${text}\n`);
+}
+
+/** @param {number} t0 */
+function seconds(t0) {
+	return Math.round((Date.now() - t0) / 1000);
+}
 
 /**
  * The outbox key of this install: random, made once and kept in the n8n user folder (mode 600),
@@ -39,40 +138,74 @@ function installOutboxKey(userFolder) {
 	return fs.readFileSync(file, 'utf8').trim();
 }
 
-async function main() {
-	const port = CHECK ? await n8n.freePort() : Number(process.env.LEAD_CAPI_DEV_PORT || 5678);
-	const home = n8n.ensureN8n();
-	const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: n8n.REPO, stdio: 'inherit' });
-	if (build.status !== 0) throw new Error('build failed');
+/** `npm run build`, its output kept unless it fails. */
+function buildPackage() {
+	const t0 = Date.now();
+	const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: n8n.REPO, encoding: 'utf8' });
+	if (build.status !== 0) {
+		process.stderr.write(`${build.stdout}${build.stderr}`);
+		throw new Error('npm run build failed (its output is above)');
+	}
+	say(`package built in ${seconds(t0)} s`);
+}
 
-	const userFolder = path.join(n8n.REPO, '.dev', CHECK ? 'n8n-check' : 'n8n');
-	if (CHECK) fs.rmSync(userFolder, { recursive: true, force: true });
-	fs.mkdirSync(userFolder, { recursive: true });
-	const env = n8n.n8nEnv(home, userFolder, await n8n.freePort());
-	n8n.installPackage(userFolder, 'link');
+/**
+ * What this run started, stopped in reverse order: on Ctrl-C, when n8n exits, at the end of
+ * --check, after an error.
+ * @type {Array<() => unknown>}
+ */
+const running = [];
+let stopping = false;
+/** Set by Ctrl-C (or a kill): the stop it asked for is not an error. */
+let interrupted = false;
 
-	const redis = await ensureRedis();
-	const platforms = await startDemoPlatforms({
-		redisUrl: redis.url,
-		ports: CHECK
-			? {}
-			: {
-					meta: 18081,
-					pinterest: 18083,
-					tiktok: 18084,
-					microsoft: 18085,
-					google: 18086,
-					googleDataManager: 18087,
-					hubspot: 18088,
-				},
-		keyPrefix: CHECK ? `leadcapi-devcheck-${Date.now()}` : undefined,
-		outboxKey: installOutboxKey(userFolder),
+async function stopAll() {
+	stopping = true;
+	for (const stop of running.splice(0).reverse()) await stop();
+}
+
+/** Ctrl-C (or a kill) stops what this run started, and says so. */
+function stopOnSignals() {
+	for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+		process.on(signal, () => {
+			if (stopping) return;
+			interrupted = true;
+			if (process.stdout.isTTY) process.stdout.write('\n');
+			say('stopping n8n, the stand-ins and the demo site …');
+			const t0 = Date.now();
+			stopAll().then(() => {
+				say(`stopped (${Date.now() - t0} ms)`);
+				process.exit(0);
+			});
+		});
+	}
+}
+
+/**
+ * n8n exiting by itself, while nobody asked it to, is a crash: reported with the end of its log,
+ * everything else stopped, and the exit code passed on (1 when n8n said 0).
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {string} logFile
+ */
+function reportUnexpectedExit(child, logFile) {
+	child.once('exit', (code, signal) => {
+		if (stopping) return;
+		const tail = fs.readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-20).join('\n');
+		process.stderr.write(
+			`npm run dev: n8n stopped unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}); ` +
+				`the end of its log, ${logFile}:\n${tail}\n`,
+		);
+		stopAll().then(() => process.exit(code || 1));
 	});
-	// A deal the HubSpot stage template can read: its amount, and a contact with a click id.
-	platforms.hubspot.addDeal('42', { amount: '1200', deal_currency_code: 'USD' }, {
-		id: '4201',
-		properties: { email: 'buyer@example.com', country: 'US', hs_google_click_id: 'Cj0KCQiA-dev-deal-42' },
-	});
+}
+
+/**
+ * The example workflows with their credentials, imported into the user folder's n8n (the ones
+ * with a webhook or trigger activated).
+ * @param {string} home @param {Record<string, string>} env @param {string} userFolder
+ * @param {Awaited<ReturnType<typeof startDemoPlatforms>>} platforms
+ */
+function importExamples(home, env, userFolder, platforms) {
 	const credentialsFile = path.join(userFolder, 'demo-credentials.json');
 	fs.writeFileSync(credentialsFile, JSON.stringify(platforms.credentials, null, 2));
 	n8n.importCredentials(home, env, credentialsFile);
@@ -91,24 +224,84 @@ async function main() {
 		fs.writeFileSync(local, JSON.stringify(workflow, null, 2));
 		n8n.importWorkflow(home, env, local, { activate: hasWebhook });
 	}
+	return examples.map((f) => path.basename(f));
+}
 
-	const server = await n8n.startServer(home, env, {
-		port,
-		logFile: path.join(userFolder, 'n8n.log'),
+async function main() {
+	const ports = CHECK ? undefined : devPorts();
+	// Before the install and the build, which can take minutes on a fresh machine.
+	if (ports) await assertPortsFree(ports.all);
+	buildPackage();
+	const home = n8n.ensureN8n();
+
+	const userFolder = CHECK
+		? path.join(n8n.REPO, '.dev', 'n8n-check')
+		: path.resolve(n8n.REPO, process.env.LEAD_CAPI_DEV_FOLDER || path.join('.dev', 'n8n'));
+	if (CHECK) fs.rmSync(userFolder, { recursive: true, force: true });
+	fs.mkdirSync(userFolder, { recursive: true });
+	const logFile = path.join(userFolder, 'n8n.log');
+	const env = n8n.n8nEnv(home, userFolder, await n8n.freePort());
+	n8n.installPackage(userFolder, 'link');
+
+	if (ports) await assertPortsFree(ports.all);
+	stopOnSignals();
+	const redis = await ensureRedis();
+	running.push(redis.stop);
+	const platforms = await startDemoPlatforms({
+		redisUrl: redis.url,
+		ports: ports ? ports.standIns : {},
+		keyPrefix: CHECK ? `leadcapi-devcheck-${Date.now()}` : undefined,
+		outboxKey: installOutboxKey(userFolder),
 	});
-	const demoSite = await startDemoSite(
-		server.baseUrl,
-		CHECK ? await n8n.freePort() : Number(process.env.LEAD_CAPI_SITE_PORT || 18082),
-	);
+	running.push(platforms.close);
+	const port = ports ? ports.n8n : await n8n.freePort();
+	const demoSite = await startDemoSite(`http://127.0.0.1:${port}`, ports ? ports.site : await n8n.freePort());
+	running.push(demoSite.close);
+	// A deal the HubSpot stage template can read: its amount, and a contact with a click id.
+	platforms.hubspot.addDeal('42', { amount: '1200', deal_currency_code: 'USD' }, {
+		id: '4201',
+		properties: { email: 'buyer@example.com', country: 'US', hs_google_click_id: 'Cj0KCQiA-dev-deal-42' },
+	});
+	let t0 = Date.now();
+	const shown = path.relative(n8n.REPO, userFolder);
+	say(`importing the example workflows and their credentials into ${shown.startsWith('..') ? userFolder : shown} …`);
+	const examples = importExamples(home, env, userFolder, platforms);
+	say(`${examples.length} example workflows imported in ${seconds(t0)} s; starting n8n (its log: ${logFile}) …`);
+
+	if (ports) await assertPortsFree([ports.all[0]]);
+	t0 = Date.now();
+	const server = await n8n.startServer(home, env, { port, logFile }).catch(async (error) => {
+		// n8n exits at once when its port is taken: say so when something took it meanwhile.
+		if (ports) await assertPortsFree([ports.all[0]]);
+		throw error;
+	});
+	running.push(server.stop);
+	reportUnexpectedExit(server.child, logFile);
 	const cookie = await n8n.ownerSession(server.baseUrl, OWNER).catch(() => undefined);
 	// n8n 2.x activates workflows in the background after start-up: wait for their webhooks.
 	if (cookie) await n8n.waitForActiveWorkflows(server.baseUrl, cookie);
+	say(`n8n started in ${seconds(t0)} s`);
+	printReady({ home, server, examples, platforms, redis, demoSite, logFile });
+	if (CHECK) {
+		const ok = await checkTemplate(server.baseUrl, platforms.standIns).finally(stopAll);
+		process.exit(ok ? 0 : 1);
+	}
+}
 
+/**
+ * The lines that say what runs where, how to sign in and what to try.
+ * @param {{
+ *   home: string, server: { baseUrl: string }, examples: string[], logFile: string,
+ *   platforms: Awaited<ReturnType<typeof startDemoPlatforms>>,
+ *   redis: { url: string, started: boolean }, demoSite: { url: string },
+ * }} parts
+ */
+function printReady({ home, server, examples, platforms, redis, demoSite, logFile }) {
 	const lines = [
 		'',
 		`n8n ${require(path.join(home, 'node_modules', 'n8n', 'package.json')).version} with n8n-nodes-lead-capi: ${server.baseUrl}`,
 		`  sign in: ${OWNER.email} / ${OWNER.password}`,
-		`  examples imported: ${examples.map((f) => path.basename(f)).join(', ')}`,
+		`  examples imported: ${examples.join(', ')}`,
 		...Object.entries(platforms.standIns).map(
 			([name, standIn]) =>
 				`  ${name} stand-in: ${standIn.url} (what it received: GET ${standIn.url}/__standin/received)`,
@@ -122,40 +315,10 @@ async function main() {
 		`       body='[{"eventId":1,"occurredAt":'$(date +%s000)',"subscriptionType":"deal.propertyChange","objectId":42,"propertyName":"dealstage","propertyValue":"qualifiedtobuy"}]'`,
 		`       curl -X POST ${server.baseUrl}/webhook/hubspot-deal-stages -H 'content-type: application/json' -H 'x-hubspot-signature-version: v1' \\`,
 		`         -H "x-hubspot-signature: $(printf '%s%s' '${TOKENS.webhook}' "$body" | sha256sum | cut -d' ' -f1)" -d "$body"`,
-		`  logs: ${path.join(userFolder, 'n8n.log')}    stop: Ctrl-C`,
+		`  logs: ${logFile}    stop: Ctrl-C`,
 		'',
 	];
 	process.stdout.write(lines.join('\n') + '\n');
-	if (CHECK) {
-		let ok = false;
-		try {
-			ok = await checkTemplate(server.baseUrl, platforms.standIns);
-		} finally {
-			demoSite.close();
-			server.child.removeAllListeners('exit');
-			await server.stop();
-			await platforms.close();
-			redis.stop();
-		}
-		process.exit(ok ? 0 : 1);
-	}
-
-	const stop = async () => {
-		demoSite.close();
-		await server.stop();
-		await platforms.close();
-		redis.stop();
-		process.exit(0);
-	};
-	process.on('SIGINT', stop);
-	process.on('SIGTERM', stop);
-	server.child.once('exit', (code) => {
-		process.stderr.write(`n8n exited (${code}); see ${path.join(userFolder, 'n8n.log')}\n`);
-		platforms.close().then(() => {
-			redis.stop();
-			process.exit(code ?? 1);
-		});
-	});
 }
 
 /**
@@ -232,14 +395,27 @@ function startDemoSite(n8nBase, port) {
 </body></html>`,
 		);
 	});
-	return new Promise((resolve) => {
+	return new Promise((resolve, reject) => {
+		server.once('error', reject);
 		server.listen(port, '127.0.0.1', () =>
-			resolve({ url: `http://127.0.0.1:${port}`, close: () => server.close() }),
+			resolve({
+				url: `http://127.0.0.1:${port}`,
+				close: () =>
+					new Promise((done) => {
+						server.close(done);
+						server.closeAllConnections();
+					}),
+			}),
 		);
 	});
 }
 
-main().catch((error) => {
+main().catch(async (error) => {
+	// Ctrl-C during a step that blocks (an n8n CLI import) ends that step with an error first:
+	// the signal's handler, on the next turns, stops everything and says so instead.
+	await new Promise((resolve) => setTimeout(resolve, 100));
+	if (interrupted) return;
 	process.stderr.write(`npm run dev: ${error instanceof Error ? error.message : String(error)}\n`);
+	await stopAll();
 	process.exit(1);
 });

@@ -18,6 +18,10 @@
 # probe (scripts/n8n/probe.js). A folder without that mark (a broken or interrupted install, a
 # lockfile that changed) is wiped and installed again. n8n is ~1.8 GB (1.123) or ~2.9 GB (2.x)
 # and takes a few minutes the first time; a second call returns at once.
+#
+# What npm and the native builds print goes to install.log in the install folder; the terminal
+# (stderr) gets one line per step with its elapsed time, and on a failure the log's last 40
+# lines and its path. stdout carries only the install folder (its last line), for the callers.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # The n8n versions the project runs (each has scripts/n8n/runtimes/<version>/).
@@ -35,6 +39,49 @@ RUNTIMES="${LEAD_CAPI_N8N_RUNTIMES:-$HERE/runtimes}"
 RUNTIME="$RUNTIMES/$VERSION"
 DIR="${LEAD_CAPI_N8N_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-lead-capi/n8n-$VERSION}"
 log() { echo "n8n-install: $*" >&2; }
+LOG="$DIR/install.log"
+STEP_PID=
+# step <what> <command…>: the command runs with its output appended to $LOG. On a terminal one
+# line counts its seconds in place; elsewhere (CI, a file) a line when it starts and one when it
+# ends. Returns the command's status; a failure prints the log's last 40 lines and its path.
+step() {
+  local what="$1" t0=$SECONDS status=0
+  shift
+  printf '== %s (%s): %s\n' "$what" "$(date -u +%FT%TZ)" "$*" >>"$LOG"
+  "$@" >>"$LOG" 2>&1 &
+  STEP_PID=$!
+  if [ -t 2 ]; then
+    while kill -0 "$STEP_PID" 2>/dev/null; do
+      printf '\rn8n-install: %s … %d s' "$what" $((SECONDS - t0)) >&2
+      sleep 1
+    done
+    printf '\r\033[K' >&2
+  else
+    log "$what …"
+  fi
+  wait "$STEP_PID" || status=$?
+  STEP_PID=
+  if [ "$status" -eq 130 ] || [ "$status" -eq 143 ]; then
+    log "$what: stopped (Ctrl-C or kill); the next run installs again"
+    return "$status"
+  elif [ "$status" -ne 0 ]; then
+    log "$what failed (exit $status) after $((SECONDS - t0)) s; the last 40 lines of $LOG:"
+    tail -n 40 "$LOG" | sed 's/^/  | /' >&2
+    log "full log: $LOG"
+    return "$status"
+  fi
+  log "$what: done in $((SECONDS - t0)) s"
+}
+# Ctrl-C or a kill during a step stops that step's command and what it started (a compiler
+# under npm rebuild): a background command of a script does not get the terminal's SIGINT.
+kill_tree() {
+  local child
+  for child in $(pgrep -P "$1" 2>/dev/null); do kill_tree "$child"; done
+  kill "$1" 2>/dev/null || true
+}
+stop_step() { [ -z "$STEP_PID" ] || kill_tree "$STEP_PID"; }
+trap 'stop_step; exit 130' INT
+trap 'stop_step; exit 143' TERM
 
 if [ ! -f "$RUNTIME/package-lock.json" ] || [ ! -f "$RUNTIME/package.json" ]; then
   log "no committed lockfile for n8n $VERSION ($RUNTIME/)."
@@ -70,7 +117,7 @@ mkdir -p "$DIR"
 # checkouts) waits for the first and then finds n8n installed.
 if command -v flock >/dev/null 2>&1; then
   exec 9>"$DIR.lock"
-  flock 9
+  flock -n 9 || { log "waiting for another install into $DIR to finish ($DIR.lock)"; flock 9; }
   if installed; then
     echo "$DIR"
     exit 0
@@ -88,20 +135,22 @@ NODE_PREFIX="$(cd "$(dirname "$(command -v node)")/.." && pwd)"
 if [ -z "${npm_config_nodedir:-}" ] && [ -f "$NODE_PREFIX/include/node/node.h" ]; then
   export npm_config_nodedir="$NODE_PREFIX"
 fi
-t0=$(date +%s)
+SECONDS=0
+: >"$LOG"
+PACKAGES="$(node -p "Object.keys(require('./package-lock.json').packages).length - 1")"
 log "installing n8n@$VERSION into $DIR from $RUNTIME/package-lock.json (first time only, several minutes)"
+log "what npm and the native builds print: $LOG"
 # --ignore-scripts: isolated-vm does not compile on Node 20 and would roll back the whole
 # install; the only native module n8n needs here is sqlite3 (below).
-npm ci --ignore-scripts=true --no-audit --no-fund --loglevel=error >&2
+step "npm ci ($PACKAGES packages in the lockfile)" npm ci --ignore-scripts=true --no-audit --no-fund --loglevel=error
 # With scripts, explicitly: a rebuild that skips the scripts builds nothing and still says
 # "rebuilt dependencies successfully".
-npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts --loglevel=error >&2
-node -e "require('$DIR/node_modules/sqlite3')" || { log "sqlite3 native module does not load"; exit 1; }
-log "n8n@$VERSION installed in $(( $(date +%s) - t0 )) s; starting it once (readiness probe)"
-node "$HERE/probe.js" "$DIR" >&2 || {
+step "building sqlite3 (native module)" npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts --loglevel=error
+node -e "require('$DIR/node_modules/sqlite3')" || { log "sqlite3 native module does not load (build output: $LOG)"; exit 1; }
+step "starting n8n once (readiness probe)" node "$HERE/probe.js" "$DIR" || {
   log "n8n@$VERSION did not start from $DIR: not marked installed (the next run installs again)"
   exit 1
 }
 echo "$WANT" > "$MARK"
-log "n8n@$VERSION ready in $(( $(date +%s) - t0 )) s"
+log "n8n@$VERSION ready in $SECONDS s"
 echo "$DIR"

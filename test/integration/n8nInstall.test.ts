@@ -2,61 +2,21 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { FAKE_N8N_VERSION, makeFakeN8nRuntime } from '../support/fakeN8n';
 
 /**
  * scripts/n8n/install.sh, the way every n8n runtime of the project is installed (npm run dev,
- * the e2e suites, the bench), run for real on a small runtime of its own: a lockfile whose "n8n"
- * is a local stand-in package that starts like n8n (logs "Editor is now accessible", answers
- * /healthz/readiness) or fails to, per FAKE_N8N_FAIL. The real n8n runtimes take minutes to
- * install; CI proves them with `npm run dev -- --check` on an empty cache.
+ * the e2e suites, the bench), run for real on a small runtime of its own (test/support/fakeN8n):
+ * its "n8n" starts like n8n or fails to, its sqlite3 build prints a page of compiler output or
+ * fails. The real n8n runtimes take minutes to install; CI proves them with
+ * `npm run dev -- --check` on an empty cache.
  */
 const INSTALL = path.join(__dirname, '..', '..', 'scripts', 'n8n', 'install.sh');
-const VERSION = '9.9.9-test';
-
-const FAKE_N8N_BIN = `#!/usr/bin/env node
-const http = require('node:http');
-if (process.argv[2] !== 'start') { console.log('fake n8n: ' + process.argv.slice(2).join(' ')); process.exit(0); }
-if (process.env.FAKE_N8N_FAIL) { console.error('Error: Command "start" not found'); process.exit(1); }
-http.createServer((req, res) => res.writeHead(req.url === '/healthz/readiness' ? 200 : 404).end('{}'))
-	.listen(Number(process.env.N8N_PORT), '127.0.0.1', () => console.log('Editor is now accessible via: http://127.0.0.1'));
-process.on('SIGTERM', () => process.exit(0));
-`;
+const VERSION = FAKE_N8N_VERSION;
 
 let root: string;
 let home: string;
 let npmEnvLog: string;
-
-/** Package folders at the same depth as the runtime and the install, so the lockfile's relative links hold in both. */
-function makeRuntime(): void {
-	const pkgs = path.join(root, 'pkgs');
-	fs.mkdirSync(path.join(pkgs, 'n8n', 'bin'), { recursive: true });
-	fs.writeFileSync(
-		path.join(pkgs, 'n8n', 'package.json'),
-		JSON.stringify({ name: 'n8n', version: VERSION, bin: { n8n: 'bin/n8n' } }),
-	);
-	fs.writeFileSync(path.join(pkgs, 'n8n', 'bin', 'n8n'), FAKE_N8N_BIN, { mode: 0o755 });
-	fs.mkdirSync(path.join(pkgs, 'sqlite3'), { recursive: true });
-	fs.writeFileSync(
-		path.join(pkgs, 'sqlite3', 'package.json'),
-		JSON.stringify({ name: 'sqlite3', version: '5.1.7' }),
-	);
-	fs.writeFileSync(path.join(pkgs, 'sqlite3', 'index.js'), 'module.exports = {};');
-	const runtime = path.join(root, 'runtimes', VERSION);
-	fs.mkdirSync(runtime, { recursive: true });
-	fs.writeFileSync(
-		path.join(runtime, 'package.json'),
-		JSON.stringify({
-			name: 'lead-capi-n8n-runtime',
-			private: true,
-			dependencies: { n8n: 'file:../../pkgs/n8n', sqlite3: 'file:../../pkgs/sqlite3' },
-		}),
-	);
-	const lock = spawnSync('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund'], {
-		cwd: runtime,
-		encoding: 'utf8',
-	});
-	if (lock.status !== 0) throw new Error(`npm lock: ${lock.stderr}`);
-}
 
 /** A `npm` first on PATH that writes down the npm settings it was given, then runs the real one. */
 function makeNpmSpy(): string {
@@ -65,7 +25,9 @@ function makeNpmSpy(): string {
 	const realNpm = spawnSync('bash', ['-c', 'command -v npm'], { encoding: 'utf8' }).stdout.trim();
 	fs.writeFileSync(
 		path.join(dir, 'npm'),
-		`#!/usr/bin/env bash\n{ echo "npm $*"; env | grep -i '^npm_config_' | sort; } >> ${JSON.stringify(npmEnvLog)}\nexec ${JSON.stringify(realNpm)} "$@"\n`,
+		`#!/usr/bin/env bash\n{ echo "npm $*"; env | grep -i '^npm_config_' | sort; } >> ${JSON.stringify(npmEnvLog)}\n` +
+			`if [ "$1" = ci ] && [ -n "\${FAKE_NPM_CI_FAIL:-}" ]; then echo 'npm error 404 Not Found - GET https://registry.npmjs.org/fake' >&2; exit 1; fi\n` +
+			`exec ${JSON.stringify(realNpm)} "$@"\n`,
 		{ mode: 0o755 },
 	);
 	return dir;
@@ -94,7 +56,7 @@ beforeAll(() => {
 	root = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-capi-install-'));
 	home = path.join(root, 'cache', `n8n-${VERSION}`);
 	npmEnvLog = path.join(root, 'npm-env.log');
-	makeRuntime();
+	makeFakeN8nRuntime(root);
 	makeNpmSpy();
 });
 
@@ -114,6 +76,50 @@ describe('scripts/n8n/install.sh', () => {
 		expect(npmCalls).not.toMatch(/npm install/);
 		expect(npmCalls).not.toMatch(/npm_config_legacy_peer_deps/i);
 		expect(npmCalls).not.toMatch(/npm_config_audit=/i);
+	});
+
+	it('keeps what npm and the native build print in install.log: the terminal gets a line per step with its time and the log path', () => {
+		fs.rmSync(path.join(home, '.installed'));
+		const fresh = install();
+		expect(fresh.code).toBe(0);
+		expect(fresh.stdout.split('\n').pop()).toBe(home);
+		const log = path.join(home, 'install.log');
+		expect(fs.readFileSync(log, 'utf8')).toContain(
+			'CXX(target) Release/obj.target/node_sqlite3/src/part100.o',
+		);
+		expect(fresh.stderr).not.toContain('CXX(target)');
+		expect(fresh.stderr).toContain(log);
+		const lines = fresh.stderr.trim().split('\n');
+		expect(lines.every((line) => line.startsWith('n8n-install: '))).toBe(true);
+		expect(lines.length).toBeLessThanOrEqual(12);
+		expect(fresh.stderr).toMatch(/npm ci \(\d+ packages in the lockfile\): done in \d+ s/);
+		expect(fresh.stderr).toMatch(/building sqlite3 \(native module\): done in \d+ s/);
+	});
+
+	it('a failed native build fails the install and shows the last 40 lines of the log and its path', () => {
+		fs.rmSync(path.join(home, '.installed'));
+		const failed = install({ FAKE_BUILD_FAIL: '1' });
+		expect(failed.code).not.toBe(0);
+		expect(failed.stdout).toBe('');
+		expect(fs.existsSync(path.join(home, '.installed'))).toBe(false);
+		expect(failed.stderr).toContain('building sqlite3 (native module) failed');
+		expect(failed.stderr).toContain('gyp ERR! build error (fake)');
+		expect(failed.stderr).toContain('src/part100.o');
+		expect(failed.stderr).not.toContain('src/part50.o');
+		expect(failed.stderr).toContain(`full log: ${path.join(home, 'install.log')}`);
+		expect(fs.readFileSync(path.join(home, 'install.log'), 'utf8')).toContain('src/part1.o');
+	});
+
+	it("a failed npm ci fails the install before any build, with npm's error on the terminal", () => {
+		fs.writeFileSync(npmEnvLog, '');
+		const failed = install({ FAKE_NPM_CI_FAIL: '1' });
+		expect(failed.code).not.toBe(0);
+		expect(failed.stdout).toBe('');
+		expect(failed.stderr).toContain('npm error 404 Not Found');
+		expect(failed.stderr).toMatch(/npm ci \(\d+ packages in the lockfile\) failed \(exit 1\)/);
+		expect(fs.readFileSync(npmEnvLog, 'utf8')).not.toContain('npm rebuild');
+		expect(fs.existsSync(path.join(home, '.installed'))).toBe(false);
+		expect(install().code).toBe(0);
 	});
 
 	it('returns at once when the runtime is installed', () => {
