@@ -8,6 +8,7 @@
  */
 module.exports = {
 	preset: 'ts-jest',
+	cacheDirectory: '<rootDir>/.jest-cache',
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/faults'],
 	testMatch: ['<rootDir>/test/faults/**/*.test.ts'],

@@ -319,7 +319,7 @@ describe('n8n queue mode: 1 main + 3 workers, PostgreSQL, Redis', () => {
 							// per workflow, which can leave their executions apart; n8n allows nothing shorter).
 							pollTimes: { item: [{ mode: 'custom', cronExpression: '0 * * * * *' }] },
 							platform: 'meta',
-							maxEvents: EVENTS / 4,
+							maxEvents: EVENTS / 2,
 						},
 						{ credentials: { leadCapiRedisApi: redis, leadCapiOutboxApi: key } },
 					),
@@ -336,9 +336,9 @@ describe('n8n queue mode: 1 main + 3 workers, PostgreSQL, Redis', () => {
 			const recordIds = Array.from({ length: EVENTS }, (_, i) => `qdrain-${i}`);
 			// Leads arrive while the drains poll: whatever a poll finds is sent; Meta is slow throughout.
 			standIn.setLatency(META_LATENCY_MS);
-			// Fire just after a poll (second 0), so that most leads are queued by the next one and both
-			// drains find entries at the same moment.
-			await new Promise((r) => setTimeout(r, ((61 - new Date().getSeconds()) % 60) * 1000));
+			// Fire at least 20 s before the next poll (second 0), so that the leads are queued by then
+			// and both drains find entries at the same moment.
+			if (new Date().getSeconds() > 40) await new Promise((r) => setTimeout(r, (61 - new Date().getSeconds()) * 1000));
 			const fired = Date.now();
 			for (let i = 0; i < EVENTS; i += 10) {
 				const answers = await Promise.all(
@@ -381,7 +381,7 @@ describe('n8n queue mode: 1 main + 3 workers, PostgreSQL, Redis', () => {
 				id: 'outbox-queue-drain',
 				order: 20,
 				scenario: 'Queue mode, 2 workers draining at once (outbox)',
-				done: `${EVENTS} webhook leads queued (Deliver: via outbox) in n8n queue mode (main + ${WORKERS} workers, one job each at a time, PostgreSQL, Redis); two drain workflows, ${EVENTS / 4} events per poll each, send while Meta answers ${META_LATENCY_MS / 1000} s late`,
+				done: `${EVENTS} webhook leads queued (Deliver: via outbox) in n8n queue mode (main + ${WORKERS} workers, one job each at a time, PostgreSQL, Redis); two drain workflows, ${EVENTS / 2} events per poll each, send while Meta answers ${META_LATENCY_MS / 1000} s late`,
 				rerun: leadRuns.length - EVENTS,
 				details: '',
 				n8n: n8nVersion(),

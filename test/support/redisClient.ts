@@ -40,28 +40,22 @@ export async function dropPrefix(client: Redis, prefix: string): Promise<void> {
 }
 
 /**
- * Watches every command one connection sends, as Redis sees it (MONITOR): `stop()` sends a
- * marker PING on that connection, waits for it to show, and returns the command names in order
- * (without the marker and the CLIENT INFO this helper itself sends).
+ * Records every command one connection sends, in order, as they are written to Redis (each
+ * command of a pipeline or MULTI too): `stop()` returns their names. Counted at the connection,
+ * not with MONITOR, which sees every test's traffic on the shared Redis (the suite runs files in
+ * parallel) and whose replies ioredis can mis-sort under load ("Command queue state error").
  */
 export async function watchCommands(client: Redis): Promise<{ stop: () => Promise<string[]> }> {
-	const ownAddress = /addr=(\S+)/.exec((await client.client('INFO')) as string)?.[1];
-	const watcher = adminRedis();
-	const monitor = await watcher.monitor();
 	const seen: string[] = [];
-	monitor.on('monitor', (_time: string, args: string[], source: string) => {
-		if (source === ownAddress) seen.push(String(args[0]).toLowerCase());
-	});
+	const send = client.sendCommand;
+	client.sendCommand = function (this: Redis, ...args: Parameters<Redis['sendCommand']>) {
+		seen.push(String(args[0].name).toLowerCase());
+		return send.apply(this, args);
+	} as Redis['sendCommand'];
 	return {
 		stop: async () => {
-			await client.ping('watchCommands:done');
-			// MONITOR lines arrive asynchronously: give the marker a moment to show.
-			for (let i = 0; i < 200 && !seen.includes('ping'); i++)
-				await new Promise((r) => setTimeout(r, 10));
-			monitor.disconnect();
-			watcher.disconnect();
-			const end = seen.lastIndexOf('ping');
-			return (end >= 0 ? seen.slice(0, end) : seen).filter((c) => c !== 'client');
+			client.sendCommand = send;
+			return seen;
 		},
 	};
 }
