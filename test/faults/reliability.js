@@ -8,7 +8,7 @@
  *   node test/faults/reliability.js --check  compare the committed RELIABILITY.md with them
  *   node test/faults/reliability.js --import-e2e
  *        copy the outbox figures of the last end-to-end runs (.e2e/outbox-*-figures-<n8n>.json,
- *        written by test/e2e/outboxRestart and queueDrain on each n8n) into test/faults/e2e-figures/
+ *        written by test/e2e/outboxRestart and queue on each n8n) into test/faults/e2e-figures/
  *        (committed), then render
  *
  * The second table, "In real n8n", is rendered from test/faults/e2e-figures/: the end-to-end
