@@ -184,7 +184,8 @@ describe('Google Ads sender through dispatch, against a loopback Google Ads and 
 
 	it('uploads 4,001 conversions in requests of at most 2,000', async () => {
 		const results = await run(leads(4001));
-		expect(results.every((r) => r.status === 'sent')).toBe(true);
+		// Any item not sent, with what it said.
+		expect(results.filter((r) => r.status !== 'sent').slice(0, 3)).toEqual([]);
 		expect(
 			standIn.requests
 				.map((r: { conversions: number }) => r.conversions)
