@@ -259,9 +259,12 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 				['script', '400', 'body'],
 			]);
 			expect(n8nLog()).not.toContain('x@evil.example');
-			// The counter is written right after the log line: wait for it.
+			// Each counter is written right after its log line, the two refusals' independently: wait for both.
 			const siteCounters = () => refusalCounters('e2e-site');
-			await until(async () => (await siteCounters()).body === '1', 10_000, 'the site refusal counters');
+			await until(async () => {
+				const counters = await siteCounters();
+				return counters.body === '1' && counters.origin === '1';
+			}, 10_000, 'the site refusal counters');
 			expect(await siteCounters()).toEqual({ _path: 'e2e-site', origin: '1', body: '1' });
 		} finally {
 			await browser?.close();
