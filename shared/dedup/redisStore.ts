@@ -14,6 +14,7 @@ import type {
 	ClaimOptions,
 	ClaimOutcome,
 	DedupStore,
+	LedgerRead,
 	RenewOutcome,
 	SettleRequest,
 	SettleResult,
@@ -26,13 +27,18 @@ import { DedupStoreError } from './types';
  */
 
 /**
- * KEYS = keys to claim; ARGV[1] = claim value, ARGV[2] = claim TTL ms, ARGV[3] = '1' to take
- * held keys too. Returns 0 claimed (also when this owner already holds it), 1 sent, 2 in flight
- * (another owner's live claim), 3 held after an unknown outcome (not taken).
+ * KEYS = keys to claim (ARGV[4] of them), then stage ledger keys; ARGV[1] = claim value, ARGV[2] =
+ * claim TTL ms, ARGV[3] = '1' to take held keys too, ARGV[4] = number of keys to claim; from
+ * ARGV[5], per ledger key the index of its key to claim. Returns { codes, ledgers }: per key 0
+ * claimed (also when this owner already holds it), 1 sent, 2 in flight (another owner's live
+ * claim), 3 held after an unknown outcome (not taken); per ledger key, when its key was claimed,
+ * the hash (HGETALL, empty when none) or the error that read it (text), else false.
  */
 const CLAIM_SCRIPT = `
+local n = tonumber(ARGV[4])
 local out = {}
-for i, key in ipairs(KEYS) do
+for i = 1, n do
+  local key = KEYS[i]
   if redis.call('SET', key, ARGV[1], 'NX', 'PX', ARGV[2]) then
     out[i] = 0
   else
@@ -56,7 +62,15 @@ for i, key in ipairs(KEYS) do
     end
   end
 end
-return out
+local ledgers = {}
+for l = 1, #KEYS - n do
+  ledgers[l] = false
+  if out[tonumber(ARGV[4 + l])] == 0 then
+    local hash = redis.pcall('HGETALL', KEYS[n + l])
+    if hash.err then ledgers[l] = hash.err else ledgers[l] = hash end
+  end
+end
+return { out, ledgers }
 `;
 
 /**
@@ -66,9 +80,11 @@ return out
  * keys, ARGV[6] = number of hold keys; from ARGV[7]: with stats, its TTL ms, platform,
  * destination, number of pairs, then field / increment pairs; then per ledger key: the index of
  * its gating commit key, its TTL ms, the numbers of set and set-if-absent pairs, then those
- * field / value pairs. A ledger key is written only when its gating commit lands. Returns per
- * dedup key 1 (done) or 0 (owned by someone else). A commit (or hold) also lands when our claim
- * already expired and nobody took the key: the event was sent (or may have been).
+ * field / value pairs. The dedup keys are read with one MGET per 1,000. A ledger key is written
+ * only when its gating commit lands: one HMGET of its set-if-absent fields, one HSET of the set
+ * fields and of the set-if-absent fields it lacks, one PEXPIRE. Returns per dedup key 1 (done)
+ * or 0 (owned by someone else). A commit (or hold) also lands when our claim already expired and
+ * nobody took the key: the event was sent (or may have been).
  */
 const SETTLE_SCRIPT = `
 local out = {}
@@ -77,9 +93,14 @@ local nledger = tonumber(ARGV[5])
 local nhold = tonumber(ARGV[6])
 local nkeys = #KEYS - nledger
 if ARGV[4] == '1' then nkeys = nkeys - 1 end
+local values = {}
+for s = 1, nkeys, 1000 do
+  local got = redis.call('MGET', unpack(KEYS, s, math.min(s + 999, nkeys)))
+  for k = 1, #got do values[s + k - 1] = got[k] end
+end
 for i = 1, nkeys do
   local key = KEYS[i]
-  local v = redis.call('GET', key)
+  local v = values[i]
   if i <= ncommit then
     if v == ARGV[1] or v == false then
       redis.call('SET', key, 's', 'PX', ARGV[2])
@@ -118,20 +139,28 @@ if ARGV[4] == '1' then
 end
 for l = 1, nledger do
   local key = KEYS[nkeys + l]
-  local gate = tonumber(ARGV[a])
   local nset = tonumber(ARGV[a + 2])
   local nnx = tonumber(ARGV[a + 3])
   local first = a + 4
-  if out[gate] == 1 then
-    for j = first, first + 2 * nset - 1, 2 do
-      redis.call('HSET', key, ARGV[j], ARGV[j + 1])
+  local absent = first + 2 * nset
+  if out[tonumber(ARGV[a])] == 1 then
+    local fields = {}
+    if nnx > 0 then
+      local names = {}
+      for k = 1, nnx do names[k] = ARGV[absent + 2 * k - 2] end
+      local held = redis.call('HMGET', key, unpack(names))
+      for k = 1, nnx do
+        if held[k] == false then
+          fields[#fields + 1] = names[k]
+          fields[#fields + 1] = ARGV[absent + 2 * k - 1]
+        end
+      end
     end
-    for j = first + 2 * nset, first + 2 * (nset + nnx) - 1, 2 do
-      redis.call('HSETNX', key, ARGV[j], ARGV[j + 1])
-    end
+    for j = first, absent - 1 do fields[#fields + 1] = ARGV[j] end
+    if #fields > 0 then redis.call('HSET', key, unpack(fields)) end
     redis.call('PEXPIRE', key, ARGV[a + 1])
   end
-  a = first + 2 * (nset + nnx)
+  a = absent + 2 * nnx
 end
 return out
 `;
@@ -170,9 +199,11 @@ export interface RedisDedupStoreOptions {
 }
 
 /**
- * Redis-backed dedup: one EVAL claims a whole batch (SET NX PX per key, atomically), one EVAL
- * settles it. Every claim carries an owner token, so only the run that claimed a key can
- * commit or release it; a crashed run's claims expire on their own.
+ * Redis-backed dedup: one EVAL claims a whole batch (SET NX PX per key, atomically, with the
+ * stage ledger of each key claimed), one EVAL settles it (with the counters and the ledger
+ * writes). Every claim carries an owner token, so only the run that claimed a key can commit or
+ * release it; a crashed run's claims expire on their own. docs/dedup.md lists every command a
+ * batch costs.
  *
  * On a Redis Cluster a script may only touch keys of one hash slot, so the store asks for
  * hash-tagged keys (`{<destination>}`): a dispatch goes to one destination, hence its whole
@@ -201,8 +232,36 @@ export class RedisDedupStore implements DedupStore {
 		const token = ownerToken ?? randomUUID();
 		if (keys.length === 0) return { token, outcomes: [] };
 		const take = options.takeHeld ? '1' : '0';
-		const codes = await this.run(CLAIM_SCRIPT, keys, [`c:${token}`, String(claimTtlMs), take]);
-		return { token, outcomes: codes.map((code) => OUTCOMES[code] ?? 'in_flight') };
+		const args = [`c:${token}`, String(claimTtlMs), take, String(keys.length)];
+		const allKeys = keys.slice();
+		const readFor: number[] = [];
+		options.ledgerKeys?.forEach((ledgerKey, i) => {
+			if (ledgerKey === undefined) return;
+			allKeys.push(ledgerKey);
+			args.push(String(i + 1));
+			readFor.push(i);
+		});
+		const reply = await this.eval(CLAIM_SCRIPT, allKeys, args);
+		const [codes, hashes] = Array.isArray(reply) ? (reply as [unknown, unknown]) : [];
+		if (!Array.isArray(codes) || codes.length !== keys.length || !Array.isArray(hashes)) {
+			throw this.storeError(new Error(`unexpected reply to a batch of ${keys.length} keys`));
+		}
+		const result: ClaimBatchResult = { token, outcomes: codes.map((code) => OUTCOMES[Number(code)] ?? 'in_flight') };
+		if (options.ledgerKeys) {
+			result.ledger = new Array<LedgerRead | undefined>(keys.length);
+			readFor.forEach((i, l) => (result.ledger![i] = this.ledgerRead(hashes[l])));
+		}
+		return result;
+	}
+
+	/** One ledger hash as the claim script read it (a flat field/value list, an error's text, or false). */
+	private ledgerRead(reply: unknown): LedgerRead | undefined {
+		if (typeof reply === 'string') return this.storeError(new Error(reply));
+		if (!Array.isArray(reply)) return undefined;
+		if (reply.length === 0) return null;
+		const hash: Record<string, string> = {};
+		for (let j = 0; j < reply.length; j += 2) hash[String(reply[j])] = String(reply[j + 1]);
+		return hash;
 	}
 
 	async settleBatch(token: string, request: SettleRequest): Promise<SettleResult> {
@@ -390,22 +449,28 @@ export class RedisDedupStore implements DedupStore {
 		}
 	}
 
+	/** One EVAL once connected; errors name the store. */
+	private async eval(script: string, keys: string[], args: string[]): Promise<unknown> {
+		try {
+			await waitForReady(this.client, this.connectTimeoutMs);
+			return await this.client.eval(script, keys.length, ...keys, ...args);
+		} catch (error) {
+			throw this.storeError(await explainOutOfMemory(this.client, error));
+		}
+	}
+
+	/** A script answering one number per key (the first `expected` keys). */
 	private async run(
 		script: string,
 		keys: string[],
 		args: string[],
 		expected = keys.length,
 	): Promise<number[]> {
-		try {
-			await waitForReady(this.client, this.connectTimeoutMs);
-			const reply = (await this.client.eval(script, keys.length, ...keys, ...args)) as unknown;
-			if (!Array.isArray(reply) || reply.length !== expected) {
-				throw new Error(`unexpected reply to a batch of ${expected} keys`);
-			}
-			return reply.map(Number);
-		} catch (error) {
-			throw this.storeError(await explainOutOfMemory(this.client, error));
+		const reply = await this.eval(script, keys, args);
+		if (!Array.isArray(reply) || reply.length !== expected) {
+			throw this.storeError(new Error(`unexpected reply to a batch of ${expected} keys`));
 		}
+		return reply.map(Number);
 	}
 }
 

@@ -1,4 +1,4 @@
-import { DEFAULT_CLAIM_TTL_MS, DEFAULT_COMMITTED_TTL_MS, DEFAULT_KEY_PREFIX } from '../dedup/types';
+import { DEFAULT_CLAIM_TTL_MS, DEFAULT_COMMITTED_TTL_MS, DEFAULT_KEY_PREFIX, type LedgerRead } from '../dedup/types';
 import {
 	statsBucket,
 	statsKey,
@@ -22,6 +22,8 @@ export interface Candidate {
 	key: string;
 	/** Its lead's stage ledger key, when the run keeps a ledger. */
 	ledgerKey?: string;
+	/** Its lead's ledger hash as the claim read it (with a ledger, once claimed). */
+	ledgerRead?: LedgerRead;
 	/** What the ledger held for its lead when the batch was claimed. */
 	ledger?: LedgerEntry | null;
 }
