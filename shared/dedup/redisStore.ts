@@ -20,173 +20,7 @@ import type {
 	SettleResult,
 } from './types';
 import { DedupStoreError } from './types';
-
-/*
- * Key values: `c:<token>` while claimed (short TTL), `s` once committed (long TTL), `u` held
- * after an unknown outcome (long TTL, like `s`). Nothing else is stored: no personal data ever reaches Redis, only hashed event ids in key names.
- */
-
-/**
- * KEYS = keys to claim (ARGV[4] of them), then stage ledger keys; ARGV[1] = claim value, ARGV[2] =
- * claim TTL ms, ARGV[3] = '1' to take held keys too, ARGV[4] = number of keys to claim; from
- * ARGV[5], per ledger key the index of its key to claim. Returns { codes, ledgers }: per key 0
- * claimed (also when this owner already holds it), 1 sent, 2 in flight (another owner's live
- * claim), 3 held after an unknown outcome (not taken); per ledger key, when its key was claimed,
- * the hash (HGETALL, empty when none) or the error that read it (text), else false.
- */
-const CLAIM_SCRIPT = `
-local n = tonumber(ARGV[4])
-local out = {}
-for i = 1, n do
-  local key = KEYS[i]
-  if redis.call('SET', key, ARGV[1], 'NX', 'PX', ARGV[2]) then
-    out[i] = 0
-  else
-    local v = redis.call('GET', key)
-    if v == false then
-      redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
-      out[i] = 0
-    elseif v == 's' then
-      out[i] = 1
-    elseif v == ARGV[1] then
-      out[i] = 0
-    elseif v == 'u' then
-      if ARGV[3] == '1' then
-        redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
-        out[i] = 0
-      else
-        out[i] = 3
-      end
-    else
-      out[i] = 2
-    end
-  end
-end
-local ledgers = {}
-for l = 1, #KEYS - n do
-  ledgers[l] = false
-  if out[tonumber(ARGV[4 + l])] == 0 then
-    local hash = redis.pcall('HGETALL', KEYS[n + l])
-    if hash.err then ledgers[l] = hash.err else ledgers[l] = hash end
-  end
-end
-return { out, ledgers }
-`;
-
-/**
- * KEYS = commit keys, then hold keys, then release keys, then the stage ledger keys (ARGV[5] of
- * them), then (when ARGV[4] = '1') the stats key; ARGV[1] = claim value, ARGV[2] = committed
- * TTL ms, ARGV[3] = number of commit keys, ARGV[4] = '1' with stats, ARGV[5] = number of ledger
- * keys, ARGV[6] = number of hold keys; from ARGV[7]: with stats, its TTL ms, platform,
- * destination, number of pairs, then field / increment pairs; then per ledger key: the index of
- * its gating commit key, its TTL ms, the numbers of set and set-if-absent pairs, then those
- * field / value pairs. The dedup keys are read with one MGET per 1,000. A ledger key is written
- * only when its gating commit lands: one HMGET of its set-if-absent fields, one HSET of the set
- * fields and of the set-if-absent fields it lacks, one PEXPIRE. Returns per dedup key 1 (done)
- * or 0 (owned by someone else). A commit (or hold) also lands when our claim already expired and
- * nobody took the key: the event was sent (or may have been).
- */
-const SETTLE_SCRIPT = `
-local out = {}
-local ncommit = tonumber(ARGV[3])
-local nledger = tonumber(ARGV[5])
-local nhold = tonumber(ARGV[6])
-local nkeys = #KEYS - nledger
-if ARGV[4] == '1' then nkeys = nkeys - 1 end
-local values = {}
-for s = 1, nkeys, 1000 do
-  local got = redis.call('MGET', unpack(KEYS, s, math.min(s + 999, nkeys)))
-  for k = 1, #got do values[s + k - 1] = got[k] end
-end
-for i = 1, nkeys do
-  local key = KEYS[i]
-  local v = values[i]
-  if i <= ncommit then
-    if v == ARGV[1] or v == false then
-      redis.call('SET', key, 's', 'PX', ARGV[2])
-      out[i] = 1
-    elseif v == 's' then
-      out[i] = 1
-    else
-      out[i] = 0
-    end
-  elseif i <= ncommit + nhold then
-    if v == ARGV[1] or v == false then
-      redis.call('SET', key, 'u', 'PX', ARGV[2])
-      out[i] = 1
-    else
-      out[i] = 0
-    end
-  else
-    if v == ARGV[1] then
-      redis.call('DEL', key)
-      out[i] = 1
-    else
-      out[i] = 0
-    end
-  end
-end
-local a = 7
-if ARGV[4] == '1' then
-  local stats = KEYS[#KEYS]
-  local npairs = tonumber(ARGV[a + 3])
-  redis.call('HSET', stats, '_platform', ARGV[a + 1], '_destination', ARGV[a + 2])
-  for j = a + 4, a + 3 + 2 * npairs, 2 do
-    redis.call('HINCRBY', stats, ARGV[j], ARGV[j + 1])
-  end
-  redis.call('PEXPIRE', stats, ARGV[a])
-  a = a + 4 + 2 * npairs
-end
-for l = 1, nledger do
-  local key = KEYS[nkeys + l]
-  local nset = tonumber(ARGV[a + 2])
-  local nnx = tonumber(ARGV[a + 3])
-  local first = a + 4
-  local absent = first + 2 * nset
-  if out[tonumber(ARGV[a])] == 1 then
-    local fields = {}
-    if nnx > 0 then
-      local names = {}
-      for k = 1, nnx do names[k] = ARGV[absent + 2 * k - 2] end
-      local held = redis.call('HMGET', key, unpack(names))
-      for k = 1, nnx do
-        if held[k] == false then
-          fields[#fields + 1] = names[k]
-          fields[#fields + 1] = ARGV[absent + 2 * k - 1]
-        end
-      end
-    end
-    for j = first, absent - 1 do fields[#fields + 1] = ARGV[j] end
-    if #fields > 0 then redis.call('HSET', key, unpack(fields)) end
-    redis.call('PEXPIRE', key, ARGV[a + 1])
-  end
-  a = absent + 2 * nnx
-end
-return out
-`;
-
-/**
- * The lease renewal: KEYS = a run's in-flight keys; ARGV[1] = its claim value, ARGV[2] = claim
- * TTL ms. Extends only the keys that still hold this claim value, nothing else. Returns per
- * key 0 held, 1 sent, 2 taken by another run, 3 expired.
- */
-const RENEW_SCRIPT = `
-local out = {}
-for i, key in ipairs(KEYS) do
-  local v = redis.call('GET', key)
-  if v == ARGV[1] then
-    redis.call('PEXPIRE', key, ARGV[2])
-    out[i] = 0
-  elseif v == false then
-    out[i] = 3
-  elseif v == 's' then
-    out[i] = 1
-  else
-    out[i] = 2
-  end
-end
-return out
-`;
+import { CLAIM_SCRIPT, RENEW_SCRIPT, SETTLE_SCRIPT, claimArguments, settleArguments } from './scripts';
 
 const OUTCOMES: ClaimOutcome[] = ['claimed', 'sent', 'in_flight', 'held'];
 const RENEWALS: RenewOutcome[] = ['held', 'sent', 'taken', 'expired'];
@@ -231,27 +65,17 @@ export class RedisDedupStore implements DedupStore {
 	): Promise<ClaimBatchResult> {
 		const token = ownerToken ?? randomUUID();
 		if (keys.length === 0) return { token, outcomes: [] };
-		const take = options.takeHeld ? '1' : '0';
-		const args = [`c:${token}`, String(claimTtlMs), take, String(keys.length)];
-		const allKeys = keys.slice();
-		const readFor: number[] = [];
-		options.ledgerKeys?.forEach((ledgerKey, i) => {
-			if (ledgerKey === undefined) return;
-			allKeys.push(ledgerKey);
-			args.push(String(i + 1));
-			readFor.push(i);
-		});
-		const reply = await this.eval(CLAIM_SCRIPT, allKeys, args);
+		const { argv, numKeys, readFor } = claimArguments(keys, `c:${token}`, claimTtlMs, options);
+		const reply = await this.eval(CLAIM_SCRIPT, numKeys, argv);
 		const [codes, hashes] = Array.isArray(reply) ? (reply as [unknown, unknown]) : [];
 		if (!Array.isArray(codes) || codes.length !== keys.length || !Array.isArray(hashes)) {
 			throw this.storeError(new Error(`unexpected reply to a batch of ${keys.length} keys`));
 		}
-		const result: ClaimBatchResult = { token, outcomes: codes.map((code) => OUTCOMES[Number(code)] ?? 'in_flight') };
-		if (options.ledgerKeys) {
-			result.ledger = new Array<LedgerRead | undefined>(keys.length);
-			readFor.forEach((i, l) => (result.ledger![i] = this.ledgerRead(hashes[l])));
-		}
-		return result;
+		const outcomes = codes.map((code) => OUTCOMES[Number(code)] ?? 'in_flight');
+		if (!options.ledgerKeys) return { token, outcomes };
+		const ledger = new Array<LedgerRead | undefined>(keys.length);
+		readFor.forEach((i, l) => (ledger[i] = this.ledgerRead(hashes[l])));
+		return { token, outcomes, ledger };
 	}
 
 	/** One ledger hash as the claim script read it (a flat field/value list, an error's text, or false). */
@@ -266,15 +90,16 @@ export class RedisDedupStore implements DedupStore {
 
 	async settleBatch(token: string, request: SettleRequest): Promise<SettleResult> {
 		const hold = request.hold ?? [];
-		const keys = [...request.commit, ...hold, ...request.release];
+		const { commit, release } = request;
 		const result: SettleResult = { committed: 0, released: 0, notOwned: [] };
-		if (keys.length === 0 && !request.stats) return result;
-		const counts = { commit: request.commit.length, hold: hold.length };
-		const codes = await this.runSettle(keys, `c:${token}`, request, request.stats);
+		if (commit.length + hold.length + release.length === 0 && !request.stats) return result;
+		const codes = await this.runSettle(`c:${token}`, request, request.stats);
 		codes.forEach((code, i) => {
-			if (code !== 1) result.notOwned.push(keys[i]);
-			else if (i < counts.commit) result.committed++;
-			else if (i < counts.commit + counts.hold) result.held = (result.held ?? 0) + 1;
+			const held = i - commit.length;
+			const key = held < 0 ? commit[i] : held < hold.length ? hold[held] : release[held - hold.length];
+			if (code !== 1) result.notOwned.push(key);
+			else if (held < 0) result.committed++;
+			else if (held < hold.length) result.held = (result.held ?? 0) + 1;
 			else result.released++;
 		});
 		return result;
@@ -283,7 +108,7 @@ export class RedisDedupStore implements DedupStore {
 	/** The lease renewal of all `keys`: one EVAL. */
 	async renewClaims(token: string, keys: string[], claimTtlMs: number): Promise<RenewOutcome[]> {
 		if (keys.length === 0) return [];
-		const codes = await this.run(RENEW_SCRIPT, keys, [`c:${token}`, String(claimTtlMs)]);
+		const codes = await this.run(RENEW_SCRIPT, keys.length, keys.concat(`c:${token}`, String(claimTtlMs)));
 		return codes.map((code) => RENEWALS[code] ?? 'taken');
 	}
 
@@ -326,7 +151,7 @@ export class RedisDedupStore implements DedupStore {
 
 	/** The counters alone, through the settle script: one EVAL, like a settle. */
 	async recordStats(stats: StatsIncrements): Promise<void> {
-		await this.runSettle([], '', { commit: [], release: [], committedTtlMs: 0 }, stats);
+		await this.runSettle('', { commit: [], release: [], committedTtlMs: 0 }, stats);
 	}
 
 	/** The stage ledger hashes: one pipeline of HGETALL (one slot in a cluster: hash-tagged). */
@@ -346,39 +171,13 @@ export class RedisDedupStore implements DedupStore {
 	}
 
 	private runSettle(
-		keys: string[],
 		claimValue: string,
 		request: SettleRequest,
 		stats: StatsIncrements | undefined,
 	): Promise<number[]> {
-		const gate = new Map(request.commit.map((key, i) => [key, i + 1]));
-		const ledger = (request.ledger ?? []).filter((w) => gate.has(w.gateKey));
-		const args = [
-			claimValue,
-			String(request.committedTtlMs),
-			String(request.commit.length),
-			stats ? '1' : '0',
-			String(ledger.length),
-			String(request.hold?.length ?? 0),
-		];
-		if (stats) {
-			const pairs = Object.entries(stats.increments);
-			args.push(String(stats.ttlMs), stats.platform, stats.destination, String(pairs.length));
-			for (const [field, increment] of pairs) args.push(field, String(increment));
-		}
-		for (const write of ledger) {
-			const set = Object.entries(write.set);
-			const absent = Object.entries(write.setIfAbsent);
-			args.push(
-				String(gate.get(write.gateKey)),
-				String(write.ttlMs),
-				String(set.length),
-				String(absent.length),
-			);
-			for (const [field, value] of [...set, ...absent]) args.push(field, value);
-		}
-		const allKeys = [...keys, ...ledger.map((w) => w.key), ...(stats ? [stats.key] : [])];
-		return this.run(SETTLE_SCRIPT, allKeys, args, keys.length);
+		const { argv, numKeys } = settleArguments(claimValue, request, stats);
+		const dedupKeys = request.commit.length + (request.hold?.length ?? 0) + request.release.length;
+		return this.run(SETTLE_SCRIPT, numKeys, argv, dedupKeys);
 	}
 
 	async readStats(prefix: string, options: { hours: number; now?: number }): Promise<DestinationStats[]> {
@@ -449,24 +248,19 @@ export class RedisDedupStore implements DedupStore {
 		}
 	}
 
-	/** One EVAL once connected; errors name the store. */
-	private async eval(script: string, keys: string[], args: string[]): Promise<unknown> {
+	/** One EVAL (`argv`: its keys, then its arguments) once connected; errors name the store. */
+	private async eval(script: string, numKeys: number, argv: string[]): Promise<unknown> {
 		try {
 			await waitForReady(this.client, this.connectTimeoutMs);
-			return await this.client.eval(script, keys.length, ...keys, ...args);
+			return await this.client.eval(script, numKeys, argv);
 		} catch (error) {
 			throw this.storeError(await explainOutOfMemory(this.client, error));
 		}
 	}
 
 	/** A script answering one number per key (the first `expected` keys). */
-	private async run(
-		script: string,
-		keys: string[],
-		args: string[],
-		expected = keys.length,
-	): Promise<number[]> {
-		const reply = await this.eval(script, keys, args);
+	private async run(script: string, numKeys: number, argv: string[], expected = numKeys): Promise<number[]> {
+		const reply = await this.eval(script, numKeys, argv);
 		if (!Array.isArray(reply) || reply.length !== expected) {
 			throw this.storeError(new Error(`unexpected reply to a batch of ${expected} keys`));
 		}
