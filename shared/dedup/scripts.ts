@@ -6,8 +6,8 @@ import type { SettleRequest } from './types';
  * while claimed (short TTL), `s` once committed (long TTL), `u` held after an unknown outcome
  * (long TTL, like `s`). Nothing else is stored: no personal data ever reaches Redis, only hashed
  * event ids in key names. Every key a script touches is in its KEYS (one hash slot in a
- * cluster); what is per event beyond its keys rides in one JSON argument per batch (Redis' Lua
- * has cjson), so a batch of 1,000 is a few thousand arguments, not tens of thousands.
+ * cluster); what an event needs beyond its keys rides in one JSON argument (Redis' Lua has
+ * cjson), so a batch of 1,000 is a few thousand arguments, not tens of thousands.
  */
 
 /**
@@ -63,11 +63,11 @@ return { out, ledgers }
 
 /**
  * KEYS = commit keys (ARGV[3] of them), then hold keys (ARGV[4]), then release keys, then the
- * stage ledger keys (one per write in ARGV[6]), then the stats key (when ARGV[5] is set);
+ * stage ledger keys (one per ledger write), then the stats key (when ARGV[5] is set);
  * ARGV[1] = claim value, ARGV[2] = committed TTL ms, ARGV[5] = the counters as JSON
- * [TTL ms, platform, destination, [field, increment, …]] or '', ARGV[6] = the ledger writes as
- * JSON [[index of the gating commit key, TTL ms, [set field, value, …], [set-if-absent field,
- * value, …]], …] or ''. The dedup keys are read with one MGET per 1,000. A ledger key is written
+ * [TTL ms, platform, destination, {field: increment, …}] or ''; from ARGV[6], one JSON per ledger
+ * write: [index of the gating commit key, TTL ms, {set field: value, …}, {set-if-absent field:
+ * value, …}]. The dedup keys are read with one MGET per 1,000. A ledger key is written
  * only when its gating commit lands: one HMGET of its set-if-absent fields, one HSET of the set
  * fields and of the set-if-absent fields it lacks, one PEXPIRE. Returns per dedup key 1 (done)
  * or 0 (owned by someone else). A commit (or hold) also lands when our claim already expired and
@@ -79,9 +79,8 @@ local ncommit = tonumber(ARGV[3])
 local nhold = tonumber(ARGV[4])
 local stats = false
 if ARGV[5] ~= '' then stats = cjson.decode(ARGV[5]) end
-local ledger = {}
-if ARGV[6] ~= '' then ledger = cjson.decode(ARGV[6]) end
-local nkeys = #KEYS - #ledger
+local nledger = #ARGV - 5
+local nkeys = #KEYS - nledger
 if stats then nkeys = nkeys - 1 end
 local values = {}
 for s = 1, nkeys, 1000 do
@@ -118,31 +117,32 @@ for i = 1, nkeys do
 end
 if stats then
   local key = KEYS[#KEYS]
-  local increments = stats[4]
   redis.call('HSET', key, '_platform', stats[2], '_destination', stats[3])
-  for j = 1, #increments, 2 do
-    redis.call('HINCRBY', key, increments[j], increments[j + 1])
+  for field, increment in pairs(stats[4]) do
+    redis.call('HINCRBY', key, field, increment)
   end
   redis.call('PEXPIRE', key, stats[1])
 end
-for l = 1, #ledger do
-  local write = ledger[l]
+for l = 1, nledger do
+  local write = cjson.decode(ARGV[5 + l])
   if out[write[1]] == 1 then
     local key = KEYS[nkeys + l]
-    local set, absent = write[3], write[4]
     local fields = {}
-    if #absent > 0 then
-      local names = {}
-      for k = 1, #absent, 2 do names[#names + 1] = absent[k] end
+    local names = {}
+    for field in pairs(write[4]) do names[#names + 1] = field end
+    if #names > 0 then
       local held = redis.call('HMGET', key, unpack(names))
       for k = 1, #names do
         if held[k] == false then
           fields[#fields + 1] = names[k]
-          fields[#fields + 1] = absent[2 * k]
+          fields[#fields + 1] = write[4][names[k]]
         end
       end
     end
-    for k = 1, #set do fields[#fields + 1] = set[k] end
+    for field, value in pairs(write[3]) do
+      fields[#fields + 1] = field
+      fields[#fields + 1] = value
+    end
     if #fields > 0 then redis.call('HSET', key, unpack(fields)) end
     redis.call('PEXPIRE', key, write[2])
   end
@@ -173,12 +173,8 @@ end
 return out
 `;
 
-/** The fields of `record` as one flat list, field then value (values as text). */
-function flatPairs(record: Readonly<Record<string, string | number>>): string[] {
-	const pairs: string[] = [];
-	for (const field in record) pairs.push(field, String(record[field]));
-	return pairs;
-}
+/** JSON.stringify's replacer writing the counters' increments as text (see settleArguments). */
+const asText = (_key: string, value: unknown) => (typeof value === 'number' ? String(value) : value);
 
 /**
  * The settle script's keys then arguments, as one list, and how many are keys: the dedup keys
@@ -193,12 +189,16 @@ export function settleArguments(
 	const argv = request.commit.concat(hold, request.release);
 	const gate = new Map<string, number>();
 	request.commit.forEach((key, i) => gate.set(key, i + 1));
-	const writes: unknown[] = [];
+	const writes: string[] = [];
+	let ttl = '';
+	let ttlMs: number | undefined;
 	for (const write of request.ledger ?? []) {
 		const index = gate.get(write.gateKey);
 		if (index === undefined) continue;
 		argv.push(write.key);
-		writes.push([index, String(write.ttlMs), flatPairs(write.set), flatPairs(write.setIfAbsent)]);
+		// Numbers go to Redis as text: how Redis would print a Lua number is not ours to rely on.
+		if (write.ttlMs !== ttlMs) [ttlMs, ttl] = [write.ttlMs, String(write.ttlMs)];
+		writes.push(JSON.stringify([index, ttl, write.set, write.setIfAbsent]));
 	}
 	if (stats) argv.push(stats.key);
 	const numKeys = argv.length;
@@ -207,9 +207,9 @@ export function settleArguments(
 		String(request.committedTtlMs),
 		String(request.commit.length),
 		String(hold.length),
-		stats ? JSON.stringify([String(stats.ttlMs), stats.platform, stats.destination, flatPairs(stats.increments)]) : '',
-		writes.length > 0 ? JSON.stringify(writes) : '',
+		stats ? JSON.stringify([String(stats.ttlMs), stats.platform, stats.destination, stats.increments], asText) : '',
 	);
+	for (const write of writes) argv.push(write);
 	return { argv, numKeys };
 }
 

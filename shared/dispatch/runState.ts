@@ -19,9 +19,9 @@ export interface Candidate {
 	eventId: string;
 	eventTime: number;
 	/** Its dedup key. */
-	key: string;
+	readonly key: string;
 	/** Its lead's stage ledger key, when the run keeps a ledger. */
-	ledgerKey?: string;
+	readonly ledgerKey?: string;
 	/** Its lead's ledger hash as the claim read it (with a ledger, once claimed). */
 	ledgerRead?: LedgerRead;
 	/** What the ledger held for its lead when the batch was claimed. */

@@ -92,6 +92,79 @@ function parsedBody(chunks: Buffer[]): unknown {
 }
 
 /**
+ * The largest piece of a request body serialized at once: below V8's large-object size
+ * (128 KB), so a 1,000-event body is a few young strings that die with the request, not one
+ * string of a megabyte in the large-object space, which only a full garbage collection frees.
+ */
+const BODY_PIECE = 64 * 1024;
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+	value !== null &&
+	typeof value === 'object' &&
+	[Object.prototype, null].includes(Object.getPrototypeOf(value)) &&
+	!('toJSON' in value);
+
+/**
+ * `JSON.stringify(body)`, in pieces of about BODY_PIECE: a plain object's array members (the
+ * platforms' `data`, `conversions`…) element by element, anything else as JSON.stringify writes it.
+ */
+export function jsonPieces(body: unknown): string[] {
+	if (!isPlainObject(body)) return [JSON.stringify(body)];
+	const pieces: string[] = [];
+	let piece = '{';
+	let members = 0;
+	const add = (json: string) => {
+		piece += json;
+		if (piece.length < BODY_PIECE) return;
+		pieces.push(piece);
+		piece = '';
+	};
+	for (const key of Object.keys(body)) {
+		const value = body[key];
+		const whole = Array.isArray(value) ? undefined : JSON.stringify(value);
+		if (!Array.isArray(value) && whole === undefined) continue;
+		add(`${members++ === 0 ? '' : ','}${JSON.stringify(key)}:`);
+		if (whole !== undefined) {
+			add(whole);
+			continue;
+		}
+		const list = value as unknown[];
+		add('[');
+		// Every index, holes too (JSON.stringify writes null for a hole, as for undefined).
+		for (let i = 0; i < list.length; i++) add(`${i === 0 ? '' : ','}${JSON.stringify(list[i]) ?? 'null'}`);
+		add(']');
+	}
+	pieces.push(`${piece}}`);
+	return pieces;
+}
+
+/** The response read whole: the status, the headers, the body as parsedBody gives it. */
+function readResponse(
+	req: http.ClientRequest,
+	res: http.IncomingMessage,
+	resolve: (response: HttpResponse) => void,
+	reject: (error: Error) => void,
+): void {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	res.on('aborted', () => reject(failure('stream has been aborted', 'ERR_BAD_RESPONSE')));
+	const stream = decoded(res);
+	stream.on('data', (chunk: Buffer) => {
+		size += chunk.length;
+		if (size > MAX_RESPONSE_BYTES) {
+			reject(failure(`maxContentLength size of ${MAX_RESPONSE_BYTES} exceeded`, 'ERR_BAD_RESPONSE'));
+			req.destroy();
+			return;
+		}
+		chunks.push(chunk);
+	});
+	stream.on('error', reject);
+	stream.on('end', () =>
+		resolve({ status: res.statusCode ?? 0, headers: lowerHeaders(res.headers), data: parsedBody(chunks) }),
+	);
+}
+
+/**
  * The default executor: one request with Node's own http / https and the shared keep-alive
  * agents. Any status comes back as a response (the platform's error map classifies it);
  * redirects are not followed; no proxy (for the core on its own: inside n8n the nodes pass n8n's
@@ -100,9 +173,8 @@ function parsedBody(chunks: Buffer[]): unknown {
  */
 export const httpExecutor: HttpExecutor = (request) =>
 	new Promise<HttpResponse>((resolve, reject) => {
-		// Written as text: no copy of a 1,000-event body into a Buffer first.
-		const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-		const length = body === undefined ? 0 : Buffer.byteLength(body);
+		const pieces = request.body === undefined ? [] : jsonPieces(request.body);
+		const length = pieces.reduce((sum, piece) => sum + Buffer.byteLength(piece), 0);
 		if (length > MAX_REQUEST_BYTES) {
 			reject(failure('Request body larger than maxBodyLength limit', 'ERR_BAD_REQUEST'));
 			return;
@@ -114,38 +186,20 @@ export const httpExecutor: HttpExecutor = (request) =>
 			'content-type': 'application/json',
 			...request.headers,
 		};
-		if (body !== undefined) headers['content-length'] = String(length);
+		if (request.body !== undefined) headers['content-length'] = String(length);
 		const timeout = () => req.destroy(failure(`timeout of ${request.timeoutMs}ms exceeded`, 'ECONNABORTED'));
 		// The socket's idle timer may not run while a connection is being made: a timer until the response starts.
 		const untilResponse = setTimeout(timeout, request.timeoutMs);
-		const req = (secure ? https : http).request(
-			url,
-			{ method: request.method, headers, agent: secure ? sharedAgents().https : sharedAgents().http },
-			(res) => {
-				clearTimeout(untilResponse);
-				const chunks: Buffer[] = [];
-				let size = 0;
-				res.on('aborted', () => reject(failure('stream has been aborted', 'ERR_BAD_RESPONSE')));
-				const stream = decoded(res);
-				stream.on('data', (chunk: Buffer) => {
-					size += chunk.length;
-					if (size > MAX_RESPONSE_BYTES) {
-						reject(failure(`maxContentLength size of ${MAX_RESPONSE_BYTES} exceeded`, 'ERR_BAD_RESPONSE'));
-						req.destroy();
-						return;
-					}
-					chunks.push(chunk);
-				});
-				stream.on('error', reject);
-				stream.on('end', () =>
-					resolve({ status: res.statusCode ?? 0, headers: lowerHeaders(res.headers), data: parsedBody(chunks) }),
-				);
-			},
-		);
+		const agent = secure ? sharedAgents().https : sharedAgents().http;
+		const req = (secure ? https : http).request(url, { method: request.method, headers, agent }, (res) => {
+			clearTimeout(untilResponse);
+			readResponse(req, res, resolve, reject);
+		});
 		req.setTimeout(request.timeoutMs, timeout);
 		req.on('error', (error) => {
 			clearTimeout(untilResponse);
 			reject(error);
 		});
-		req.end(body);
+		for (const piece of pieces) req.write(piece);
+		req.end();
 	});

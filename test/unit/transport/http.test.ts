@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import { httpExecutor } from '../../../shared/transport/http';
+import fc from 'fast-check';
+import { httpExecutor, jsonPieces } from '../../../shared/transport/http';
 
 interface Seen {
 	method: string;
@@ -87,5 +88,28 @@ describe('httpExecutor', () => {
 		}
 		const refused = await httpExecutor({ method: 'POST', url: s.url, body: {}, timeoutMs: 2_000 }).catch((e) => e);
 		expect(refused).toMatchObject({ code: 'ECONNREFUSED' });
+	});
+});
+
+describe('jsonPieces: a request body as JSON, in pieces below V8\'s large-object size', () => {
+	it('joined, the pieces are exactly JSON.stringify of the body, whatever it holds', () => {
+		fc.assert(
+			fc.property(fc.anything({ withDate: true, withNullPrototype: true, withSparseArray: true }), (body) => {
+				expect(jsonPieces({ data: [body, undefined, body], body, skipped: undefined, f: () => 1 }).join('')).toBe(
+					JSON.stringify({ data: [body, undefined, body], body, skipped: undefined, f: () => 1 }),
+				);
+				if (body !== undefined) expect(jsonPieces(body).join('')).toBe(JSON.stringify(body));
+			}),
+			{ numRuns: 2_000, seed: 20261202 },
+		);
+	});
+
+	it('a 1,000-event body comes in pieces of at most ~64 KB, none of them a large object', () => {
+		const event = { event_name: 'Lead', user_data: { em: ['a'.repeat(64)], ph: ['b'.repeat(64)] }, custom_data: { value: 1 } };
+		const body = { data: Array.from({ length: 1000 }, (_, i) => ({ ...event, event_id: String(i) })), access_token: 't' };
+		const pieces = jsonPieces(body);
+		expect(pieces.join('')).toBe(JSON.stringify(body));
+		expect(pieces.length).toBeGreaterThan(2);
+		expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(64 * 1024 + 1024);
 	});
 });
