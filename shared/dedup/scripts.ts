@@ -173,8 +173,36 @@ end
 return out
 `;
 
-/** JSON.stringify's replacer writing the counters' increments as text (see settleArguments). */
-const asText = (_key: string, value: unknown) => (typeof value === 'number' ? String(value) : value);
+/** A lone UTF-16 surrogate (one half of a pair without the other). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** How JSON.stringify writes a lone surrogate: the one escape cjson refuses. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/** `value` with its keys and texts well formed (lone surrogates → U+FFFD), numbers as they are. */
+function wellFormed(value: unknown): unknown {
+	if (typeof value === 'string') return value.replace(LONE_SURROGATE, '\ufffd');
+	if (Array.isArray(value)) return value.map(wellFormed);
+	if (value === null || typeof value !== 'object') return value;
+	const out: Record<string, unknown> = {};
+	for (const [key, item] of Object.entries(value)) out[key.replace(LONE_SURROGATE, '\ufffd')] = wellFormed(item);
+	return out;
+}
+
+/** JSON.stringify's replacer writing numbers as text. */
+const numbersAsText = (_key: string, item: unknown) => (typeof item === 'number' ? String(item) : item);
+
+/**
+ * `value` as JSON for cjson. Redis' cjson refuses the escape JSON.stringify writes for a lone
+ * surrogate (a click id or a stage name from a hostile delivery can hold one), which would fail
+ * the whole settle: such texts get U+FFFD for it — what Redis stored for them when they went as
+ * arguments of their own. Numbers inside `value` go as text unless `keepNumbers` (how Redis would
+ * print a Lua number is not ours to rely on).
+ */
+function cjsonText(value: unknown, keepNumbers = false): string {
+	const replacer = keepNumbers ? undefined : numbersAsText;
+	const json = JSON.stringify(value, replacer);
+	return SURROGATE_ESCAPE.test(json) ? JSON.stringify(wellFormed(value), replacer) : json;
+}
 
 /**
  * The settle script's keys then arguments, as one list, and how many are keys: the dedup keys
@@ -196,9 +224,9 @@ export function settleArguments(
 		const index = gate.get(write.gateKey);
 		if (index === undefined) continue;
 		argv.push(write.key);
-		// Numbers go to Redis as text: how Redis would print a Lua number is not ours to rely on.
 		if (write.ttlMs !== ttlMs) [ttlMs, ttl] = [write.ttlMs, String(write.ttlMs)];
-		writes.push(JSON.stringify([index, ttl, write.set, write.setIfAbsent]));
+		// The gate stays a number (a Lua index); every text is a ledger field or its value.
+		writes.push(cjsonText([index, ttl, write.set, write.setIfAbsent], true));
 	}
 	if (stats) argv.push(stats.key);
 	const numKeys = argv.length;
@@ -207,7 +235,7 @@ export function settleArguments(
 		String(request.committedTtlMs),
 		String(request.commit.length),
 		String(hold.length),
-		stats ? JSON.stringify([String(stats.ttlMs), stats.platform, stats.destination, stats.increments], asText) : '',
+		stats ? cjsonText([stats.ttlMs, stats.platform, stats.destination, stats.increments]) : '',
 	);
 	for (const write of writes) argv.push(write);
 	return { argv, numKeys };
