@@ -29,7 +29,8 @@ import {
 } from '../../shared/platforms/google';
 import { resolveStore } from '../common/dedupStores';
 import { markOwnDestinations } from '../common/workflowScope';
-import { dispatchOptions, failedItemError, lostDigits, type SenderOptions } from '../common/executeSender';
+import { dispatchOptions, failedItemError, fieldOverrides, lostDigits, type SenderOptions } from '../common/executeSender';
+import { perItemParameter } from '../common/parameters';
 import { DATA_MANAGER_CREDENTIAL, dataManagerSpec } from './dataManager';
 import { GOOGLE_ADS_CREDENTIAL, googleAdsExecutor } from './executor';
 import { googleSpec } from './googleAdsApi';
@@ -130,22 +131,18 @@ function readRecords(
 ): Array<DispatchItem & { adjustment?: GoogleAdjustment }> {
 	const mapped = ctx.getNodeParameter('leadInput', 0) === 'map';
 	const recordField = (options.recordField ?? '').trim();
+	const fieldsOf = fieldOverrides(ctx);
+	const conversionTimeOf = perItemParameter<unknown>(ctx, 'conversionTime', '');
 	return ctx.getInputData().map((item, i) => {
 		let record = readLeadRecord(item.json, recordField);
-		if (mapped) {
-			const fields = ctx.getNodeParameter('fieldOverrides.field', i, []) as Array<{
-				path: string;
-				value: unknown;
-			}>;
-			record = withRecordFields(record ?? {}, fields);
-		}
+		if (mapped) record = withRecordFields(record ?? {}, fieldsOf(i));
 		if (!record)
 			return { record: {}, eventName: '', error: 'input item is not a lead record object' };
 		const idProblem = lostDigits(record);
 		if (idProblem) return { record, eventName: '', error: idProblem };
 		// The conversion's own time: what the window is measured from, and Data Manager's event time.
 		const conversionTime =
-			original === LEDGER_ORIGINAL ? '' : (ctx.getNodeParameter('conversionTime', i, '') as unknown);
+			original === LEDGER_ORIGINAL ? '' : conversionTimeOf(i);
 		// A stage record is timed by stage_at (plan stage): the conversion time goes there too.
 		if (conversionTime !== '' && conversionTime !== null && conversionTime !== undefined)
 			record = {

@@ -31,6 +31,7 @@ import {
 } from '../../shared';
 import { resolveStore } from './dedupStores';
 import { n8nExecutor } from './n8nExecutor';
+import { perItemParameter } from './parameters';
 import { markOwnDestinations } from './workflowScope';
 import {
 	deliversViaOutbox,
@@ -102,8 +103,8 @@ function eventNamer<Config, Payload>(
 	const event = ctx.getNodeParameter('event', 0) as string;
 	const finish = spec.eventName ?? ((name: string) => name);
 	if (event === 'custom') {
-		return (_record, itemIndex) =>
-			finish(String(ctx.getNodeParameter('customEventName', itemIndex)).trim());
+		const customName = perItemParameter<unknown>(ctx, 'customEventName');
+		return (_record, itemIndex) => finish(String(customName(itemIndex)).trim());
 	}
 	if (event === 'fromStage') {
 		return (record, itemIndex) => {
@@ -146,16 +147,11 @@ function readItems<Config, Payload>(
 	const mapped = ctx.getNodeParameter('leadInput', 0) === 'map';
 	const recordField = (options.recordField ?? '').trim();
 	const eventName = eventNamer(ctx, spec);
+	const fieldsOf = fieldOverrides(ctx);
 	return items.map((item, i) => {
 		let record = readLeadRecord(item.json, recordField);
 		try {
-			if (mapped) {
-				const fields = ctx.getNodeParameter('fieldOverrides.field', i, []) as Array<{
-					path: string;
-					value: unknown;
-				}>;
-				record = withRecordFields(record ?? {}, fields);
-			}
+			if (mapped) record = withRecordFields(record ?? {}, fieldsOf(i));
 			if (!record) {
 				return {
 					record: {},
@@ -172,6 +168,13 @@ function readItems<Config, Payload>(
 			return { record: record ?? {}, eventName: '', error: errorMessage(error) };
 		}
 	});
+}
+
+/** Lead Fields → Map Fields: the fields to set on an item's record (evaluated per item only when they hold expressions). */
+export function fieldOverrides(
+	ctx: IExecuteFunctions,
+): (itemIndex: number) => ReadonlyArray<{ path: string; value: unknown }> {
+	return perItemParameter<Array<{ path: string; value: unknown }>>(ctx, 'fieldOverrides.field', []);
 }
 
 /**

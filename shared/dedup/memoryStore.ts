@@ -48,7 +48,13 @@ export class MemoryDedupStore implements DedupStore {
 			if (entry.state === 'u') return 'held' as const;
 			return entry.state === 's' ? ('sent' as const) : ('in_flight' as const);
 		});
-		return { token, outcomes };
+		const ledgerKeys = options.ledgerKeys;
+		if (!ledgerKeys) return { token, outcomes };
+		const ledger = outcomes.map((outcome, i) => {
+			const key = ledgerKeys[i];
+			return outcome === 'claimed' && key !== undefined ? this.ledgerOf(key, now) : undefined;
+		});
+		return { token, outcomes, ledger };
 	}
 
 	async settleBatch(token: string, request: SettleRequest): Promise<SettleResult> {
@@ -114,10 +120,12 @@ export class MemoryDedupStore implements DedupStore {
 
 	async readLedger(keys: string[]): Promise<Array<Record<string, string> | null>> {
 		const now = this.clock();
-		return keys.map((key) => {
-			const held = this.ledgers.get(key);
-			return held && held.expiresAt > now ? { ...held.fields } : null;
-		});
+		return keys.map((key) => this.ledgerOf(key, now));
+	}
+
+	private ledgerOf(key: string, now: number): Record<string, string> | null {
+		const held = this.ledgers.get(key);
+		return held && held.expiresAt > now ? { ...held.fields } : null;
 	}
 
 	async scanLedger(

@@ -14,150 +14,13 @@ import type {
 	ClaimOptions,
 	ClaimOutcome,
 	DedupStore,
+	LedgerRead,
 	RenewOutcome,
 	SettleRequest,
 	SettleResult,
 } from './types';
 import { DedupStoreError } from './types';
-
-/*
- * Key values: `c:<token>` while claimed (short TTL), `s` once committed (long TTL), `u` held
- * after an unknown outcome (long TTL, like `s`). Nothing else is stored: no personal data ever reaches Redis, only hashed event ids in key names.
- */
-
-/**
- * KEYS = keys to claim; ARGV[1] = claim value, ARGV[2] = claim TTL ms, ARGV[3] = '1' to take
- * held keys too. Returns 0 claimed (also when this owner already holds it), 1 sent, 2 in flight
- * (another owner's live claim), 3 held after an unknown outcome (not taken).
- */
-const CLAIM_SCRIPT = `
-local out = {}
-for i, key in ipairs(KEYS) do
-  if redis.call('SET', key, ARGV[1], 'NX', 'PX', ARGV[2]) then
-    out[i] = 0
-  else
-    local v = redis.call('GET', key)
-    if v == false then
-      redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
-      out[i] = 0
-    elseif v == 's' then
-      out[i] = 1
-    elseif v == ARGV[1] then
-      out[i] = 0
-    elseif v == 'u' then
-      if ARGV[3] == '1' then
-        redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
-        out[i] = 0
-      else
-        out[i] = 3
-      end
-    else
-      out[i] = 2
-    end
-  end
-end
-return out
-`;
-
-/**
- * KEYS = commit keys, then hold keys, then release keys, then the stage ledger keys (ARGV[5] of
- * them), then (when ARGV[4] = '1') the stats key; ARGV[1] = claim value, ARGV[2] = committed
- * TTL ms, ARGV[3] = number of commit keys, ARGV[4] = '1' with stats, ARGV[5] = number of ledger
- * keys, ARGV[6] = number of hold keys; from ARGV[7]: with stats, its TTL ms, platform,
- * destination, number of pairs, then field / increment pairs; then per ledger key: the index of
- * its gating commit key, its TTL ms, the numbers of set and set-if-absent pairs, then those
- * field / value pairs. A ledger key is written only when its gating commit lands. Returns per
- * dedup key 1 (done) or 0 (owned by someone else). A commit (or hold) also lands when our claim
- * already expired and nobody took the key: the event was sent (or may have been).
- */
-const SETTLE_SCRIPT = `
-local out = {}
-local ncommit = tonumber(ARGV[3])
-local nledger = tonumber(ARGV[5])
-local nhold = tonumber(ARGV[6])
-local nkeys = #KEYS - nledger
-if ARGV[4] == '1' then nkeys = nkeys - 1 end
-for i = 1, nkeys do
-  local key = KEYS[i]
-  local v = redis.call('GET', key)
-  if i <= ncommit then
-    if v == ARGV[1] or v == false then
-      redis.call('SET', key, 's', 'PX', ARGV[2])
-      out[i] = 1
-    elseif v == 's' then
-      out[i] = 1
-    else
-      out[i] = 0
-    end
-  elseif i <= ncommit + nhold then
-    if v == ARGV[1] or v == false then
-      redis.call('SET', key, 'u', 'PX', ARGV[2])
-      out[i] = 1
-    else
-      out[i] = 0
-    end
-  else
-    if v == ARGV[1] then
-      redis.call('DEL', key)
-      out[i] = 1
-    else
-      out[i] = 0
-    end
-  end
-end
-local a = 7
-if ARGV[4] == '1' then
-  local stats = KEYS[#KEYS]
-  local npairs = tonumber(ARGV[a + 3])
-  redis.call('HSET', stats, '_platform', ARGV[a + 1], '_destination', ARGV[a + 2])
-  for j = a + 4, a + 3 + 2 * npairs, 2 do
-    redis.call('HINCRBY', stats, ARGV[j], ARGV[j + 1])
-  end
-  redis.call('PEXPIRE', stats, ARGV[a])
-  a = a + 4 + 2 * npairs
-end
-for l = 1, nledger do
-  local key = KEYS[nkeys + l]
-  local gate = tonumber(ARGV[a])
-  local nset = tonumber(ARGV[a + 2])
-  local nnx = tonumber(ARGV[a + 3])
-  local first = a + 4
-  if out[gate] == 1 then
-    for j = first, first + 2 * nset - 1, 2 do
-      redis.call('HSET', key, ARGV[j], ARGV[j + 1])
-    end
-    for j = first + 2 * nset, first + 2 * (nset + nnx) - 1, 2 do
-      redis.call('HSETNX', key, ARGV[j], ARGV[j + 1])
-    end
-    redis.call('PEXPIRE', key, ARGV[a + 1])
-  end
-  a = first + 2 * (nset + nnx)
-end
-return out
-`;
-
-/**
- * The lease renewal: KEYS = a run's in-flight keys; ARGV[1] = its claim value, ARGV[2] = claim
- * TTL ms. Extends only the keys that still hold this claim value, nothing else. Returns per
- * key 0 held, 1 sent, 2 taken by another run, 3 expired.
- */
-const RENEW_SCRIPT = `
-local out = {}
-for i, key in ipairs(KEYS) do
-  local v = redis.call('GET', key)
-  if v == ARGV[1] then
-    redis.call('PEXPIRE', key, ARGV[2])
-    out[i] = 0
-  elseif v == false then
-    out[i] = 3
-  elseif v == 's' then
-    out[i] = 1
-  else
-    out[i] = 2
-  end
-end
-return out
-`;
+import { CLAIM_SCRIPT, RENEW_SCRIPT, SETTLE_SCRIPT, claimArguments, settleArguments } from './scripts';
 
 const OUTCOMES: ClaimOutcome[] = ['claimed', 'sent', 'in_flight', 'held'];
 const RENEWALS: RenewOutcome[] = ['held', 'sent', 'taken', 'expired'];
@@ -170,9 +33,11 @@ export interface RedisDedupStoreOptions {
 }
 
 /**
- * Redis-backed dedup: one EVAL claims a whole batch (SET NX PX per key, atomically), one EVAL
- * settles it. Every claim carries an owner token, so only the run that claimed a key can
- * commit or release it; a crashed run's claims expire on their own.
+ * Redis-backed dedup: one EVAL claims a whole batch (SET NX PX per key, atomically, with the
+ * stage ledger of each key claimed), one EVAL settles it (with the counters and the ledger
+ * writes). Every claim carries an owner token, so only the run that claimed a key can commit or
+ * release it; a crashed run's claims expire on their own. docs/dedup.md lists every command a
+ * batch costs.
  *
  * On a Redis Cluster a script may only touch keys of one hash slot, so the store asks for
  * hash-tagged keys (`{<destination>}`): a dispatch goes to one destination, hence its whole
@@ -200,22 +65,41 @@ export class RedisDedupStore implements DedupStore {
 	): Promise<ClaimBatchResult> {
 		const token = ownerToken ?? randomUUID();
 		if (keys.length === 0) return { token, outcomes: [] };
-		const take = options.takeHeld ? '1' : '0';
-		const codes = await this.run(CLAIM_SCRIPT, keys, [`c:${token}`, String(claimTtlMs), take]);
-		return { token, outcomes: codes.map((code) => OUTCOMES[code] ?? 'in_flight') };
+		const { argv, numKeys, readFor } = claimArguments(keys, `c:${token}`, claimTtlMs, options);
+		const reply = await this.eval(CLAIM_SCRIPT, numKeys, argv);
+		const [codes, hashes] = Array.isArray(reply) ? (reply as [unknown, unknown]) : [];
+		if (!Array.isArray(codes) || codes.length !== keys.length || !Array.isArray(hashes)) {
+			throw this.storeError(new Error(`unexpected reply to a batch of ${keys.length} keys`));
+		}
+		const outcomes = codes.map((code) => OUTCOMES[Number(code)] ?? 'in_flight');
+		if (!options.ledgerKeys) return { token, outcomes };
+		const ledger = new Array<LedgerRead | undefined>(keys.length);
+		readFor.forEach((i, l) => (ledger[i] = this.ledgerRead(hashes[l])));
+		return { token, outcomes, ledger };
+	}
+
+	/** One ledger hash as the claim script read it (a flat field/value list, an error's text, or false). */
+	private ledgerRead(reply: unknown): LedgerRead | undefined {
+		if (typeof reply === 'string') return this.storeError(new Error(reply));
+		if (!Array.isArray(reply)) return undefined;
+		if (reply.length === 0) return null;
+		const hash: Record<string, string> = {};
+		for (let j = 0; j < reply.length; j += 2) hash[String(reply[j])] = String(reply[j + 1]);
+		return hash;
 	}
 
 	async settleBatch(token: string, request: SettleRequest): Promise<SettleResult> {
 		const hold = request.hold ?? [];
-		const keys = [...request.commit, ...hold, ...request.release];
+		const { commit, release } = request;
 		const result: SettleResult = { committed: 0, released: 0, notOwned: [] };
-		if (keys.length === 0 && !request.stats) return result;
-		const counts = { commit: request.commit.length, hold: hold.length };
-		const codes = await this.runSettle(keys, `c:${token}`, request, request.stats);
+		if (commit.length + hold.length + release.length === 0 && !request.stats) return result;
+		const codes = await this.runSettle(`c:${token}`, request, request.stats);
 		codes.forEach((code, i) => {
-			if (code !== 1) result.notOwned.push(keys[i]);
-			else if (i < counts.commit) result.committed++;
-			else if (i < counts.commit + counts.hold) result.held = (result.held ?? 0) + 1;
+			const held = i - commit.length;
+			const key = held < 0 ? commit[i] : held < hold.length ? hold[held] : release[held - hold.length];
+			if (code !== 1) result.notOwned.push(key);
+			else if (held < 0) result.committed++;
+			else if (held < hold.length) result.held = (result.held ?? 0) + 1;
 			else result.released++;
 		});
 		return result;
@@ -224,7 +108,7 @@ export class RedisDedupStore implements DedupStore {
 	/** The lease renewal of all `keys`: one EVAL. */
 	async renewClaims(token: string, keys: string[], claimTtlMs: number): Promise<RenewOutcome[]> {
 		if (keys.length === 0) return [];
-		const codes = await this.run(RENEW_SCRIPT, keys, [`c:${token}`, String(claimTtlMs)]);
+		const codes = await this.run(RENEW_SCRIPT, keys.length, keys.concat(`c:${token}`, String(claimTtlMs)));
 		return codes.map((code) => RENEWALS[code] ?? 'taken');
 	}
 
@@ -267,7 +151,7 @@ export class RedisDedupStore implements DedupStore {
 
 	/** The counters alone, through the settle script: one EVAL, like a settle. */
 	async recordStats(stats: StatsIncrements): Promise<void> {
-		await this.runSettle([], '', { commit: [], release: [], committedTtlMs: 0 }, stats);
+		await this.runSettle('', { commit: [], release: [], committedTtlMs: 0 }, stats);
 	}
 
 	/** The stage ledger hashes: one pipeline of HGETALL (one slot in a cluster: hash-tagged). */
@@ -287,39 +171,13 @@ export class RedisDedupStore implements DedupStore {
 	}
 
 	private runSettle(
-		keys: string[],
 		claimValue: string,
 		request: SettleRequest,
 		stats: StatsIncrements | undefined,
 	): Promise<number[]> {
-		const gate = new Map(request.commit.map((key, i) => [key, i + 1]));
-		const ledger = (request.ledger ?? []).filter((w) => gate.has(w.gateKey));
-		const args = [
-			claimValue,
-			String(request.committedTtlMs),
-			String(request.commit.length),
-			stats ? '1' : '0',
-			String(ledger.length),
-			String(request.hold?.length ?? 0),
-		];
-		if (stats) {
-			const pairs = Object.entries(stats.increments);
-			args.push(String(stats.ttlMs), stats.platform, stats.destination, String(pairs.length));
-			for (const [field, increment] of pairs) args.push(field, String(increment));
-		}
-		for (const write of ledger) {
-			const set = Object.entries(write.set);
-			const absent = Object.entries(write.setIfAbsent);
-			args.push(
-				String(gate.get(write.gateKey)),
-				String(write.ttlMs),
-				String(set.length),
-				String(absent.length),
-			);
-			for (const [field, value] of [...set, ...absent]) args.push(field, value);
-		}
-		const allKeys = [...keys, ...ledger.map((w) => w.key), ...(stats ? [stats.key] : [])];
-		return this.run(SETTLE_SCRIPT, allKeys, args, keys.length);
+		const { argv, numKeys } = settleArguments(claimValue, request, stats);
+		const dedupKeys = request.commit.length + (request.hold?.length ?? 0) + request.release.length;
+		return this.run(SETTLE_SCRIPT, numKeys, argv, dedupKeys);
 	}
 
 	async readStats(prefix: string, options: { hours: number; now?: number }): Promise<DestinationStats[]> {
@@ -390,22 +248,23 @@ export class RedisDedupStore implements DedupStore {
 		}
 	}
 
-	private async run(
-		script: string,
-		keys: string[],
-		args: string[],
-		expected = keys.length,
-	): Promise<number[]> {
+	/** One EVAL (`argv`: its keys, then its arguments) once connected; errors name the store. */
+	private async eval(script: string, numKeys: number, argv: string[]): Promise<unknown> {
 		try {
 			await waitForReady(this.client, this.connectTimeoutMs);
-			const reply = (await this.client.eval(script, keys.length, ...keys, ...args)) as unknown;
-			if (!Array.isArray(reply) || reply.length !== expected) {
-				throw new Error(`unexpected reply to a batch of ${expected} keys`);
-			}
-			return reply.map(Number);
+			return await this.client.eval(script, numKeys, argv);
 		} catch (error) {
 			throw this.storeError(await explainOutOfMemory(this.client, error));
 		}
+	}
+
+	/** A script answering one number per key (the first `expected` keys). */
+	private async run(script: string, numKeys: number, argv: string[], expected = numKeys): Promise<number[]> {
+		const reply = await this.eval(script, numKeys, argv);
+		if (!Array.isArray(reply) || reply.length !== expected) {
+			throw this.storeError(new Error(`unexpected reply to a batch of ${expected} keys`));
+		}
+		return reply.map(Number);
 	}
 }
 

@@ -27,11 +27,24 @@ export interface ClaimBatchResult {
 	token: string;
 	/** One outcome per key, in the order of the keys. */
 	outcomes: ClaimOutcome[];
+	/**
+	 * With `ledgerKeys`: per key, in the order of the keys, what the stage ledger holds for it —
+	 * read for the keys claimed that have a ledger key, undefined for the others.
+	 */
+	ledger?: Array<LedgerRead | undefined>;
 }
+
+/** One stage ledger hash as a claim read it: its fields, null when the lead has none, or the error that read it. */
+export type LedgerRead = Record<string, string> | null | Error;
 
 export interface ClaimOptions {
 	/** Claim keys held after an unknown outcome too (the user chose to resend them). */
 	takeHeld?: boolean;
+	/**
+	 * Per key (same order), its lead's stage ledger key, or undefined: the ledger of every key
+	 * claimed is read in the same round trip, atomically with its claim (`ClaimBatchResult.ledger`).
+	 */
+	ledgerKeys?: ReadonlyArray<string | undefined>;
 }
 
 export interface SettleRequest {
@@ -91,7 +104,10 @@ export interface DedupStore {
 	 * `claimTtlMs` only the keys that still hold this token. One outcome per key, in order.
 	 */
 	renewClaims(token: string, keys: string[], claimTtlMs: number): Promise<RenewOutcome[]>;
-	/** The stage ledger hashes at `keys` (one round trip), null where a lead has none. */
+	/**
+	 * The stage ledger hashes at `keys` (one round trip), null where a lead has none. (A dispatch
+	 * reads its leads' ledgers with their claims: ClaimOptions.ledgerKeys.)
+	 */
 	readLedger(keys: string[]): Promise<Array<Record<string, string> | null>>;
 	/**
 	 * The stage ledger hashes whose keys start with `start` (a destination's ledger, or every

@@ -1,4 +1,4 @@
-import type { ClaimOutcome, DedupStore } from '../dedup/types';
+import type { ClaimBatchResult, ClaimOptions, DedupStore } from '../dedup/types';
 import { joinSentences } from '../sentences';
 import { heldReason } from './outcome';
 import type { Lease } from './lease';
@@ -35,9 +35,10 @@ export interface Claim {
 }
 
 /**
- * Stage 3, claim: one round trip for the batch; events sent before become duplicates; events
- * another run holds are waited for (bounded). A store that fails fails the batch closed, or —
- * fail open — lets it be sent unclaimed.
+ * Stage 3, claim: one round trip for the batch, which also reads the stage ledger of each event
+ * claimed (when the run keeps one: `Candidate.ledgerRead`); events sent before become
+ * duplicates; events another run holds are waited for (bounded). A store that fails fails the
+ * batch closed, or — fail open — lets it be sent unclaimed.
  */
 export async function claimBatch(
 	run: RunState<unknown, unknown>,
@@ -47,15 +48,14 @@ export async function claimBatch(
 	if (!store || !lease) return { claimed: batch, state: 'off' };
 	const keys = batch.map((c) => c.key);
 	const claimedAt = run.clock();
-	let outcomes: ClaimOutcome[];
+	let found: ClaimBatchResult;
 	try {
-		const found = await store.claimBatch(keys, run.claimTtlMs, lease.token, claimOptions(run));
-		outcomes = found.outcomes;
+		found = await store.claimBatch(keys, run.claimTtlMs, lease.token, claimOptions(run, batch));
 	} catch (error) {
 		return claimFailed(run, store, batch, lease.token, errorMessage(error));
 	}
 	const claimed: Candidate[] = [];
-	const waiting = applyClaimOutcomes(run, batch, outcomes, claimed);
+	const waiting = applyClaimOutcomes(run, batch, found, claimed);
 	// From now on the run renews these claims for as long as it works on them.
 	lease.hold(
 		claimed.map((c) => c.key),
@@ -65,8 +65,14 @@ export async function claimBatch(
 	return { claimed, token: lease.token, state: 'claimed' };
 }
 
-/** Held keys are taken (and their events resent) only where the run resends unknown outcomes. */
-const claimOptions = (run: RunState<unknown, unknown>) => ({ takeHeld: run.resendUnknown });
+/**
+ * Held keys are taken (and their events resent) only where the run resends unknown outcomes; the
+ * ledger of each event claimed is read with its claim when the run keeps a ledger.
+ */
+const claimOptions = (run: RunState<unknown, unknown>, group: Candidate[]): ClaimOptions =>
+	run.ledger
+		? { takeHeld: run.resendUnknown, ledgerKeys: group.map((c) => c.ledgerKey) }
+		: { takeHeld: run.resendUnknown };
 
 /** A claim the store did not answer: fail closed (nothing sent) or open (sent unclaimed). */
 function claimFailed(
@@ -103,18 +109,24 @@ function claimFailed(
 	return { claimed: batch, state: 'bypassed' };
 }
 
-/** Adds the claimed events to `claimed`, marks those sent before; returns those in flight elsewhere. */
-export function applyClaimOutcomes(
+/**
+ * Adds the claimed events to `claimed` (with what the claim read of their ledger), marks those
+ * sent before; returns those in flight elsewhere.
+ */
+function applyClaimOutcomes(
 	run: RunState<unknown, unknown>,
 	group: Candidate[],
-	found: ClaimOutcome[],
+	found: ClaimBatchResult,
 	claimed: Candidate[],
 ): Candidate[] {
 	const still: Candidate[] = [];
+	const { outcomes, ledger } = found;
 	group.forEach((c, i) => {
-		if (found[i] === 'claimed') claimed.push(c);
-		else if (found[i] === 'in_flight') still.push(c);
-		else if (found[i] === 'held') markHeld(run, c);
+		if (outcomes[i] === 'claimed') {
+			if (ledger) c.ledgerRead = ledger[i];
+			claimed.push(c);
+		} else if (outcomes[i] === 'in_flight') still.push(c);
+		else if (outcomes[i] === 'held') markHeld(run, c);
 		else {
 			const r = run.results[c.index];
 			r.status = 'duplicate';
@@ -170,8 +182,8 @@ async function waitForOtherRuns(
 			const claimedAt = run.clock();
 			const before = claimed.length;
 			const keys = waiting.map((c) => c.key);
-			const again = await store.claimBatch(keys, run.claimTtlMs, lease.token, claimOptions(run));
-			waiting = applyClaimOutcomes(run, waiting, again.outcomes, claimed);
+			const again = await store.claimBatch(keys, run.claimTtlMs, lease.token, claimOptions(run, waiting));
+			waiting = applyClaimOutcomes(run, waiting, again, claimed);
 			lease.hold(
 				claimed.slice(before).map((c) => c.key),
 				claimedAt,

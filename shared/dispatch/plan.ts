@@ -1,7 +1,7 @@
-import { dedupKey } from '../dedup/types';
+import { dedupKey, type LedgerRead } from '../dedup/types';
 import { deriveEventId, readRecordId } from '../events/eventId';
 import { parseTimeMs, resolveEventTime } from '../events/eventTime';
-import { ledgerKey, stageOf } from '../ledger';
+import { ledgerKey, stageOf, type LedgerEntry } from '../ledger';
 import type { Candidate, RunState } from './runState';
 import type { DispatchItem, ItemResult } from './types';
 
@@ -41,29 +41,54 @@ export function planRun(run: RunState<unknown, unknown>, items: DispatchItem[]):
 		firstIndexOfEvent.set(eventId, index);
 		const eventTime = eventTimeOf(run, item, result);
 		if (eventTime === undefined) return;
-		const key = dedupKey(run.prefix, run.adapter.platform, run.destination, eventId, {
-			hashTag: run.hashTag,
-		});
-		// A drained outbox event (prebuilt) carries no record: its ledger key was kept with it.
-		const recordId = readRecordId(item.record?.record_id);
-		const kept = item.prebuilt?.ledger?.key;
-		plan.candidates.push({
-			index,
-			item,
-			eventId,
-			eventTime,
-			key,
-			ledgerKey: !run.ledger
-				? undefined
-				: (kept ??
-					(recordId
-						? ledgerKey(run.prefix, run.adapter.platform, run.destination, recordId, {
-								hashTag: run.hashTag,
-							})
-						: undefined)),
-		});
+		plan.candidates.push(new PlannedCandidate(run, index, item, eventId, eventTime));
 	});
 	return plan;
+}
+
+/**
+ * A candidate whose dedup and ledger keys are made when first asked for — when its batch is
+ * claimed — and let go of with the batch: a run of 100,000 leads does not hold 200,000 key
+ * strings from its plan to its last batch.
+ */
+class PlannedCandidate implements Candidate {
+	ledgerRead?: LedgerRead;
+	ledger?: LedgerEntry | null;
+	private dedupKeyText?: string;
+	private ledgerKeyText?: string | null;
+
+	constructor(
+		private readonly run: RunState<unknown, unknown>,
+		readonly index: number,
+		readonly item: DispatchItem,
+		readonly eventId: string,
+		readonly eventTime: number,
+	) {}
+
+	get key(): string {
+		const { run } = this;
+		this.dedupKeyText ??= dedupKey(run.prefix, run.adapter.platform, run.destination, this.eventId, {
+			hashTag: run.hashTag,
+		});
+		return this.dedupKeyText;
+	}
+
+	get ledgerKey(): string | undefined {
+		this.ledgerKeyText ??= this.makeLedgerKey() ?? null;
+		return this.ledgerKeyText ?? undefined;
+	}
+
+	private makeLedgerKey(): string | undefined {
+		const { run, item } = this;
+		if (!run.ledger) return undefined;
+		// A drained outbox event (prebuilt) carries no record: its ledger key was kept with it.
+		const kept = item.prebuilt?.ledger?.key;
+		if (kept !== undefined) return kept;
+		const recordId = readRecordId(item.record?.record_id);
+		return recordId
+			? ledgerKey(run.prefix, run.adapter.platform, run.destination, recordId, { hashTag: run.hashTag })
+			: undefined;
+	}
 }
 
 function startResult(run: RunState<unknown, unknown>, item: DispatchItem): ItemResult {

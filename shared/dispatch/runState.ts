@@ -1,4 +1,4 @@
-import { DEFAULT_CLAIM_TTL_MS, DEFAULT_COMMITTED_TTL_MS, DEFAULT_KEY_PREFIX } from '../dedup/types';
+import { DEFAULT_CLAIM_TTL_MS, DEFAULT_COMMITTED_TTL_MS, DEFAULT_KEY_PREFIX, type LedgerRead } from '../dedup/types';
 import {
 	statsBucket,
 	statsKey,
@@ -19,9 +19,11 @@ export interface Candidate {
 	eventId: string;
 	eventTime: number;
 	/** Its dedup key. */
-	key: string;
+	readonly key: string;
 	/** Its lead's stage ledger key, when the run keeps a ledger. */
-	ledgerKey?: string;
+	readonly ledgerKey?: string;
+	/** Its lead's ledger hash as the claim read it (with a ledger, once claimed). */
+	ledgerRead?: LedgerRead;
 	/** What the ledger held for its lead when the batch was claimed. */
 	ledger?: LedgerEntry | null;
 }

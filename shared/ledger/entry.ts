@@ -57,15 +57,16 @@ export function ledgerWriteFor(input: {
 	/** A Meta Conversion Leads (CRM) event: the lead is marked `src: crm` for the health report. */
 	crm?: boolean;
 }): LedgerWrite {
-	const { record, eventName, eventId, eventTime } = input;
+	const { record, eventName, eventId } = input;
+	const eventTime = String(input.eventTime);
 	const createdMs = parseTimeMs(record.lead_created_at);
 	const setIfAbsent: Record<string, string> = {};
 	if (createdMs !== null) setIfAbsent.created = String(Math.floor(createdMs / 1000));
-	else if (!input.adjustment) setIfAbsent.created = String(eventTime);
+	else if (!input.adjustment) setIfAbsent.created = eventTime;
 	if (!input.adjustment) {
 		setIfAbsent.first_event = eventName;
 		setIfAbsent.first_event_id = eventId;
-		setIfAbsent.first_time = String(eventTime);
+		setIfAbsent.first_time = eventTime;
 	}
 	const click = (record.click ?? {}) as Record<string, unknown>;
 	for (const field of ID_FIELDS) {
@@ -80,7 +81,7 @@ export function ledgerWriteFor(input: {
 	}
 	if (input.crm) setIfAbsent.src = 'crm';
 	const field = input.adjustment ? `adj:${eventName}` : `stage:${eventName}`;
-	const set: Record<string, string> = { [field]: String(eventTime) };
+	const set: Record<string, string> = { [field]: eventTime };
 	if (input.sentAt !== undefined) set.sent = String(input.sentAt);
 	return { key: input.key, gateKey: input.gateKey, ttlMs: input.ttlMs, set, setIfAbsent };
 }

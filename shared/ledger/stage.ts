@@ -1,3 +1,4 @@
+import type { DedupStore } from '../dedup/types';
 import type { Candidate, RunState } from '../dispatch/runState';
 import { errorMessage } from '../dispatch/runState';
 import type { SettlePlan } from '../dispatch/send';
@@ -6,13 +7,13 @@ import { ledgerWriteFor, parseLedger, stageOf } from './entry';
 import type { LedgerWrite } from './types';
 
 /**
- * The ledger's pipeline stage, between claim and prepare: one read for the claimed events of a
- * batch (only under their claims, so no other run writes the same stage meanwhile). Each
- * candidate gets its lead's entry (`ledger`, for builders such as Google adjustments); a stage
- * the ledger has already (sent by a run whose dedup key has since expired) becomes a duplicate
- * and its claim is freed; skipped and out-of-order stages are warned about and still sent.
- * Returns the candidates to build and send. An unreadable ledger never blocks a send: dedup
- * still guards it, and the items say what was not checked.
+ * The ledger's pipeline stage, between claim and prepare, over what the claim read of each
+ * claimed event's ledger (in the claim's round trip, atomically with the claim, so no other run
+ * writes the same stage meanwhile). Each candidate gets its lead's entry (`ledger`, for builders
+ * such as Google adjustments); a stage the ledger has already (sent by a run whose dedup key has
+ * since expired) becomes a duplicate and its claim is freed; skipped and out-of-order stages are
+ * warned about and still sent. Returns the candidates to build and send. An unreadable ledger
+ * never blocks a send: dedup still guards it, and the items say what was not checked.
  */
 export async function consultLedger(
 	run: RunState<unknown, unknown>,
@@ -22,31 +23,48 @@ export async function consultLedger(
 	const store = run.options.store;
 	const withLedger = claimed.filter((c) => c.ledgerKey !== undefined);
 	if (!run.ledger || !store || withLedger.length === 0) return claimed;
-	let hashes: Array<Record<string, string> | null>;
-	try {
-		hashes = await store.readLedger(withLedger.map((c) => c.ledgerKey!));
-	} catch (error) {
-		const warning = `the stage ledger could not be read (${errorMessage(error)}): sent under dedup alone, stage order not checked`;
-		for (const c of withLedger) run.results[c.index].warnings.push(warning);
-		return claimed;
-	}
+	await readUnread(store, withLedger);
 	const dropped = new Set<Candidate>();
-	withLedger.forEach((c, i) => {
-		c.ledger = parseLedger(hashes[i]);
-		if (stageOf(c.item.record) === undefined) return;
-		const verdict = assessStage(c.ledger, c.item.eventName, c.eventTime, run.ledger!.stageOrder);
+	for (const c of withLedger) {
+		const read = c.ledgerRead;
+		c.ledgerRead = undefined;
 		const r = run.results[c.index];
+		if (read instanceof Error) {
+			r.warnings.push(
+				`the stage ledger could not be read (${errorMessage(read)}): sent under dedup alone, stage order not checked`,
+			);
+			continue;
+		}
+		c.ledger = parseLedger(read);
+		if (stageOf(c.item.record) === undefined) continue;
+		const verdict = assessStage(c.ledger, c.item.eventName, c.eventTime, run.ledger.stageOrder);
 		if (verdict.alreadySent) {
 			r.status = 'duplicate';
 			r.dedup = 'sent_before';
 			r.warnings.push('the stage ledger has this stage for this lead already: not sent again');
 			plan.release.push(c.key);
 			dropped.add(c);
-			return;
+			continue;
 		}
 		r.warnings.push(...verdict.warnings);
-	});
+	}
 	return dropped.size === 0 ? claimed : claimed.filter((c) => !dropped.has(c));
+}
+
+/**
+ * The ledgers a store did not read with the claims (one that does not take
+ * ClaimOptions.ledgerKeys): one readLedger round trip for them.
+ */
+async function readUnread(store: DedupStore, candidates: Candidate[]): Promise<void> {
+	const unread = candidates.filter((c) => c.ledgerRead === undefined);
+	if (unread.length === 0) return;
+	try {
+		const hashes = await store.readLedger(unread.map((c) => c.ledgerKey!));
+		unread.forEach((c, i) => (c.ledgerRead = hashes[i] ?? null));
+	} catch (error) {
+		const failed = error instanceof Error ? error : new Error(String(error));
+		for (const c of unread) c.ledgerRead = failed;
+	}
 }
 
 /**

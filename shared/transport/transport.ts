@@ -1,24 +1,8 @@
-import http from 'node:http';
-import https from 'node:https';
-import axios, { type AxiosInstance } from 'axios';
 import { backoffDelay, parseRetryAfter } from './backoff';
+import { httpExecutor, type HttpExecutor, type HttpRequest, type HttpResponse } from './http';
 import { scrubText, scrubValue } from './secrets';
 
-export interface HttpRequest {
-	method: 'GET' | 'POST';
-	url: string;
-	params?: Record<string, string>;
-	headers?: Record<string, string>;
-	/** Serialized as JSON. */
-	body?: unknown;
-	timeoutMs?: number;
-}
-
-export interface HttpResponse {
-	status: number;
-	headers: Record<string, string>;
-	data: unknown;
-}
+export type { HttpExecutor, HttpRequest, HttpResponse } from './http';
 
 /**
  * What a platform's error map says about one response. `retry` = transient (5xx, platform
@@ -51,15 +35,6 @@ export interface TransportLogger {
 	debug(message: string): void;
 	warn(message: string): void;
 }
-
-/**
- * Performs one HTTP attempt and returns the response whatever its status; throws only when no
- * response came (network error, timeout), ideally with a Node-style `code` (ECONNRESET,
- * ETIMEDOUT…). The default executor is the shared axios instance (no proxy: for using the core
- * on its own); inside n8n every node passes n8n's request helper instead (n8n's proxy settings,
- * OAuth2 signing and refresh), while retries, classification and scrubbing stay here.
- */
-export type HttpExecutor = (request: HttpRequest & { timeoutMs: number }) => Promise<HttpResponse>;
 
 export interface TransportOptions {
 	executor?: HttpExecutor;
@@ -145,45 +120,6 @@ export function classifyNetworkError(code: string, detail: string): NetworkError
 	return 'permanent';
 }
 
-let axiosInstance: AxiosInstance | undefined;
-
-/**
- * One axios instance per process with keep-alive agents, shared by every Transport (each
- * Transport only carries its retry policy and logger), so connections to a platform are reused
- * across items, chunks and executions.
- */
-function sharedAxios(): AxiosInstance {
-	axiosInstance ??= axios.create({
-		httpAgent: new http.Agent({ keepAlive: true, maxSockets: 16 }),
-		httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 16 }),
-		// Statuses are classified by the platform's error map, not by axios.
-		validateStatus: () => true,
-		maxContentLength: 10 * 1024 * 1024,
-		maxBodyLength: 50 * 1024 * 1024,
-		maxRedirects: 0,
-		// Loopback stand-ins and gateways must not be routed through an ambient proxy.
-		proxy: false,
-	});
-	return axiosInstance;
-}
-
-/** The default executor: the shared axios instance. */
-const axiosExecutor: HttpExecutor = async (request) => {
-	const res = await sharedAxios().request({
-		method: request.method,
-		url: request.url,
-		params: request.params,
-		headers: { 'content-type': 'application/json', ...request.headers },
-		// A Buffer goes out as it is; a JSON string would be parsed again by axios to check it
-		// (its default transformRequest), which for a 1,000-event batch costs as much as
-		// serializing it.
-		data: request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body)),
-		timeout: request.timeoutMs,
-		responseType: 'json',
-	});
-	return { status: res.status, headers: lowerHeaders(res.headers), data: res.data };
-};
-
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Default classifier: 2xx ok, 429 throttle, 5xx retry, everything else permanent. */
@@ -194,18 +130,9 @@ export function classifyHttpStatus(response: HttpResponse): Verdict {
 	return { kind: 'permanent', reason: `HTTP ${response.status}` };
 }
 
-function lowerHeaders(headers: unknown): Record<string, string> {
-	const out: Record<string, string> = {};
-	if (headers && typeof headers === 'object') {
-		for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
-			if (value !== undefined && value !== null) out[key.toLowerCase()] = String(value);
-		}
-	}
-	return out;
-}
-
 /**
- * The one HTTP transport: a single axios instance with keep-alive agents and timeouts;
+ * The one HTTP transport: one executor (by default Node's http/https with shared keep-alive
+ * agents, shared/transport/http.ts) with timeouts;
  * retries with exponential backoff and jitter on network errors and on what the platform's
  * classifier calls transient or throttled, honouring Retry-After, bounded in count and in
  * total time; every message scrubbed of the secrets passed with the request.
@@ -226,7 +153,7 @@ export class Transport {
 		this.sleep = options.sleep ?? realSleep;
 		this.random = options.random ?? Math.random;
 		this.clock = options.clock ?? Date.now;
-		this.execute = options.executor ?? axiosExecutor;
+		this.execute = options.executor ?? httpExecutor;
 	}
 
 	/** The same transport (executor, policy, logger), resending unknown outcomes or not. */

@@ -192,6 +192,46 @@ describe.each([
 		expect((await h.other().claimBatch([key('r1'), key('r2')], HOUR)).outcomes).toEqual(['in_flight', 'claimed']);
 	});
 
+	it('reads the stage ledger of each key it claims in the claim itself; keys not claimed or without a ledger key are not read', async () => {
+		const ledger = (id: string) => `${prefix}:ledger:meta:px1:${id}`;
+		const sent = await h.store.claimBatch([key('l-sent')], HOUR);
+		await h.store.settleBatch(sent.token, {
+			commit: [key('l-sent')],
+			release: [],
+			committedTtlMs: HOUR,
+			ledger: [
+				{ key: ledger('known'), gateKey: key('l-sent'), ttlMs: HOUR, set: { 'stage:Lead': '10' }, setIfAbsent: { first_event: 'Lead' } },
+			],
+		});
+		const keys = [key('l-known'), key('l-new'), key('l-sent'), key('l-none')];
+		const claim = await h.store.claimBatch(keys, HOUR, undefined, {
+			ledgerKeys: [ledger('known'), ledger('new'), ledger('known'), undefined],
+		});
+		expect(claim.outcomes).toEqual(['claimed', 'claimed', 'sent', 'claimed']);
+		expect(claim.ledger).toEqual([{ 'stage:Lead': '10', first_event: 'Lead' }, null, undefined, undefined]);
+		expect((await h.store.claimBatch([key('l-other')], HOUR)).ledger).toBeUndefined();
+	});
+
+	it('a ledger write keeps the first value of each set-if-absent field and overwrites the set ones', async () => {
+		const ledgerKey = `${prefix}:ledger:meta:px1:lead`;
+		const write = async (id: string, set: Record<string, string>, setIfAbsent: Record<string, string>) => {
+			const claim = await h.store.claimBatch([key(id)], HOUR);
+			await h.store.settleBatch(claim.token, {
+				commit: [key(id)],
+				release: [],
+				committedTtlMs: HOUR,
+				ledger: [{ key: ledgerKey, gateKey: key(id), ttlMs: HOUR, set, setIfAbsent }],
+			});
+		};
+		await write('w1', { 'stage:Lead': '10', sent: '11' }, { created: '5', first_event: 'Lead' });
+		await write('w2', { 'stage:Won': '20', sent: '21' }, { created: '6', first_event: 'Won', 'id:gclid': 'g1' });
+		// A field in both: the set value, as when the set fields were written first.
+		await write('w3', { src: 'set' }, { src: 'absent', 'id:gclid': 'g2' });
+		expect(await h.store.readLedger([ledgerKey])).toEqual([
+			{ 'stage:Lead': '10', 'stage:Won': '20', sent: '21', created: '5', first_event: 'Lead', 'id:gclid': 'g1', src: 'set' },
+		]);
+	});
+
 	it('handles empty batches without touching storage', async () => {
 		const c = await h.store.claimBatch([], HOUR);
 		expect(c.outcomes).toEqual([]);
@@ -284,6 +324,19 @@ describe('RedisDedupStore against a real Redis', () => {
 		await store.settleBatch(c.token, { commit: [k], release: [], committedTtlMs: 30 * 24 * HOUR });
 		expect(await admin.get(k)).toBe('s');
 		expect(await admin.pttl(k)).toBeGreaterThan(29 * 24 * HOUR);
+	});
+
+	it('a ledger key that is not a hash does not stop the claim: that read is an error naming the store, the others are read', async () => {
+		const store = new RedisDedupStore(client(), { description: 'Redis test' });
+		const keys = [dedupKey(prefix, 'meta', 'px', 'wt1'), dedupKey(prefix, 'meta', 'px', 'wt2')];
+		await admin.set(`${prefix}:ledger:meta:px:broken`, 'not a hash');
+		const claim = await store.claimBatch(keys, HOUR, undefined, {
+			ledgerKeys: [`${prefix}:ledger:meta:px:broken`, `${prefix}:ledger:meta:px:fine`],
+		});
+		expect(claim.outcomes).toEqual(['claimed', 'claimed']);
+		expect(claim.ledger![0]).toBeInstanceOf(DedupStoreError);
+		expect((claim.ledger![0] as Error).message).toMatch(/^The dedup store \(Redis test\) .*WRONGTYPE/);
+		expect(claim.ledger![1]).toBeNull();
 	});
 
 	it('fails with an error that names the store when Redis is unreachable', async () => {

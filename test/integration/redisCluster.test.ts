@@ -10,6 +10,7 @@ import {
 	RedisDedupStore,
 	Transport,
 	type DispatchItem,
+	type LedgerOptions,
 	type meta,
 } from '../../shared';
 import {
@@ -61,7 +62,7 @@ describe('Redis Cluster: dedup with hash-tagged keys', () => {
 	};
 	const store = (client: RedisClient = connect()) =>
 		new RedisDedupStore(client, { description: describeRedis(config()) });
-	const send = (items: DispatchItem[], pixelId: string, dedup: RedisDedupStore) =>
+	const send = (items: DispatchItem[], pixelId: string, dedup: RedisDedupStore, extra: { ledger?: LedgerOptions } = {}) =>
 		dispatch(items, {
 			adapter: metaAdapter,
 			config: {
@@ -76,6 +77,7 @@ describe('Redis Cluster: dedup with hash-tagged keys', () => {
 			}),
 			store: dedup,
 			keyPrefix: prefix,
+			...extra,
 		});
 	const leads = (from: number, to: number) =>
 		Array.from({ length: to - from }, (_, i) => ({ record: webLead(from + i), eventName: 'Lead' }));
@@ -267,11 +269,12 @@ describe('Redis Cluster: dedup with hash-tagged keys', () => {
 		expect(await topology.admin(port).get(dedupKeys[0])).toBe('s');
 	});
 
-	it("claims and settles a whole dispatch in two round trips, both on the destination's master", async () => {
-		const pixel = '998877665544';
-		const client = connect();
-		const dedup = store(client);
-		// Warm up the connection to the destination's master, so only the dispatch is watched.
+	/**
+	 * The commands clients send to each master while `work` runs (MONITOR on every master; what
+	 * the scripts run themselves shows as "lua" and is not a round trip), on a connection warmed
+	 * up to the destination's master; slot-map refreshes (CLUSTER SLOTS, INFO) left out.
+	 */
+	const roundTripsOf = async (client: RedisClient, pixel: string, work: () => Promise<void>) => {
 		await waitForReady(client, 5_000);
 		await client.eval('return 1', 1, `${prefix}:warmup:{${pixel}}`);
 		const seen: Array<{ port: number; command: string }> = [];
@@ -280,13 +283,11 @@ describe('Redis Cluster: dedup with hash-tagged keys', () => {
 			const monitor = await topology.admin(port).monitor();
 			monitors.push(monitor);
 			monitor.on('monitor', (_time: string, args: string[], source: string) => {
-				// Commands the scripts run themselves show as "lua": they are not round trips.
 				if (source !== 'lua') seen.push({ port, command: String(args[0]).toLowerCase() });
 			});
 		}
 		try {
-			const results = await send(leads(20, 60), pixel, dedup);
-			expect(results.map((r) => r.status)).toEqual(Array(40).fill('sent'));
+			await work();
 			// MONITOR lines arrive asynchronously: give them a moment after a marker command.
 			await client.get(`${prefix}:done:{${pixel}}`);
 			for (let i = 0; i < 100 && !seen.some((s) => s.command === 'get'); i++) {
@@ -295,14 +296,51 @@ describe('Redis Cluster: dedup with hash-tagged keys', () => {
 		} finally {
 			for (const monitor of monitors) monitor.disconnect();
 		}
+		return seen.filter((s) => !['cluster', 'info'].includes(s.command));
+	};
+
+	it("claims and settles a whole dispatch in two round trips, both on the destination's master", async () => {
+		const pixel = '998877665544';
+		const client = connect();
+		const dedup = store(client);
+		const data = await roundTripsOf(client, pixel, async () => {
+			const results = await send(leads(20, 60), pixel, dedup);
+			expect(results.map((r) => r.status)).toEqual(Array(40).fill('sent'));
+		});
 		const owner = await topology.portOfSlot(await topology.slotOf(`{${pixel}}`));
-		// A slot-map refresh (CLUSTER SLOTS, INFO) on a connection of its own is not dedup traffic.
-		const data = seen.filter((s) => !['cluster', 'info'].includes(s.command));
 		expect(data).toEqual([
 			{ port: owner, command: 'eval' },
 			{ port: owner, command: 'eval' },
 			{ port: owner, command: 'get' },
 		]);
+	});
+
+	it("with the stage ledger: read in the claim, written in the settle, in the destination's slot — still two round trips", async () => {
+		const pixel = '556677889900';
+		const client = connect();
+		const dedup = store(client);
+		const stages = Array.from({ length: 10 }, (_, i) => ({
+			record: webLead(300 + i, { stage: 'qualified', stage_at: new Date(Date.now() - 60_000).toISOString() }),
+			eventName: 'Qualified',
+		}));
+		const withLedger = { ledger: { stageOrder: ['Lead', 'Qualified'] } };
+		const owner = await topology.portOfSlot(await topology.slotOf(`{${pixel}}`));
+		const first = await roundTripsOf(client, pixel, async () => {
+			const results = await send(stages, pixel, dedup, withLedger);
+			expect(results.map((r) => r.status)).toEqual(Array(10).fill('sent'));
+			expect(results[0].warnings.join(' ')).toMatch(/skips "lead"/);
+		});
+		expect(first.map((s) => s.command)).toEqual(['eval', 'eval', 'get']);
+		expect(first.every((s) => s.port === owner)).toBe(true);
+		const [keys] = [...(await keysByNode()).values()];
+		const ledgers = keys.filter((k) => k.startsWith(`${prefix}:ledger:meta:{${pixel}}:`));
+		expect(ledgers).toHaveLength(10);
+		expect(await topology.admin(owner).hget(ledgers[0], 'first_event')).toBe('Qualified');
+		// The dedup keys gone: the ledger the claim reads alone keeps the stages from going out again.
+		await topology.admin(owner).del(...keys.filter((k) => k.startsWith(`${prefix}:meta:`)));
+		const again = await send(stages, pixel, dedup, withLedger);
+		expect(again.map((r) => r.status)).toEqual(Array(10).fill('duplicate'));
+		expect(standIn.received).toHaveLength(10);
 	});
 
 	it('reads the health report from every master', async () => {

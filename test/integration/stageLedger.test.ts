@@ -120,6 +120,17 @@ describe('stage ledger: a lead’s stages through dispatch, a loopback Meta and 
 		expect(await h.admin.keys(`${h.prefix}:meta:${PIXEL}:*`)).toHaveLength(0);
 	});
 
+	it('click and lead ids holding lone surrogates (a hostile delivery): sent, recorded, kept in the ledger with U+FFFD', async () => {
+		const hostile = crmLead(9, { click: { fbclid: 'IwAR\ud800x' }, attributes: { lead_id: 'L\udc00' } });
+		const [first] = await run([item(hostile, 'Lead')], withLedger);
+		expect(first.status).toBe('sent');
+		expect(first.warnings.join(' ')).not.toMatch(/not recorded|could not/);
+		const hash = await h.admin.hgetall(ledgerKey(h.prefix, 'meta', PIXEL, 'deal-9'));
+		expect(hash).toMatchObject({ 'id:fbclid': 'IwAR\ufffdx', 'id:lead_id': 'L\ufffd', first_event: 'Lead' });
+		const [again] = await run([item(hostile, 'Lead')], withLedger);
+		expect(again).toMatchObject({ status: 'duplicate', dedup: 'sent_before' });
+	});
+
 	it('no ledger key is written for an event the platform refused', async () => {
 		const failing = await dispatch([item(atStage(6, 'Qualified', 1), 'Qualified')], {
 			adapter: metaAdapter,

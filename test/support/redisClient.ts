@@ -59,3 +59,44 @@ export async function watchCommands(client: Redis): Promise<{ stop: () => Promis
 		},
 	};
 }
+
+/** What a Redis server ran, by name in order: the commands its clients sent, and those their scripts ran. */
+export interface ServerCommands {
+	client: string[];
+	script: string[];
+}
+
+/**
+ * Watches every command a redis-server of the test's own runs (MONITOR on `admin`'s server):
+ * those the clients sent and those their scripts ran (source `lua`). Only for a private server
+ * (test/support/redisTopology startStandaloneRedis), where nothing else runs. `stop()` sends a
+ * marker PING on `admin`, waits for it to show, and returns what ran before it.
+ */
+export async function watchServer(admin: Redis): Promise<{ stop: () => Promise<ServerCommands> }> {
+	const monitor = await admin.monitor();
+	const seen: Array<{ name: string; script: boolean; marker: boolean }> = [];
+	monitor.on('monitor', (_time: string, args: string[], source: string) => {
+		const name = String(args[0]).toLowerCase();
+		seen.push({ name, script: source === 'lua', marker: name === 'ping' && args[1] === 'watchServer:done' });
+	});
+	return {
+		stop: async () => {
+			await admin.ping('watchServer:done');
+			for (let i = 0; i < 200 && !seen.some((c) => c.marker); i++) await new Promise((r) => setTimeout(r, 10));
+			monitor.disconnect();
+			const end = seen.findIndex((c) => c.marker);
+			const before = end >= 0 ? seen.slice(0, end) : seen;
+			return {
+				client: before.filter((c) => !c.script).map((c) => c.name),
+				script: before.filter((c) => c.script).map((c) => c.name),
+			};
+		},
+	};
+}
+
+/** How many times each name occurs. */
+export function countNames(names: string[]): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const name of names) counts[name] = (counts[name] ?? 0) + 1;
+	return counts;
+}

@@ -98,6 +98,24 @@ function parameterReader(parameters: INodeParameters, expressions: NodeSetup['ex
 	};
 }
 
+/**
+ * The parameters as the workflow stores them: a parameter the test makes an expression holds an
+ * expression there (`={{ … }}`, as n8n stores one), so a node that checks for expressions sees it.
+ */
+function storedParameters(parameters: INodeParameters, expressions: NodeSetup['expressions'] = {}): INodeParameters {
+	const stored = structuredClone(parameters);
+	for (const name of Object.keys(expressions)) {
+		const parts = name.split('.');
+		let parent = stored as Record<string, unknown>;
+		for (const part of parts.slice(0, -1)) {
+			if (parent[part] === null || typeof parent[part] !== 'object') parent[part] = {};
+			parent = parent[part] as Record<string, unknown>;
+		}
+		parent[parts[parts.length - 1]] = `={{ /* ${name}: set by the test per item */ }}`;
+	}
+	return stored;
+}
+
 function makeNode(node: INodeType, parameters: INodeParameters, onError: OnError): INode {
 	return {
 		id: 'node-under-test',
@@ -182,7 +200,7 @@ export function executeContext(
 ): { ctx: IExecuteFunctions; record: ContextRecord } {
 	const parameters = nodeParameters(node, setup.params ?? {});
 	const onError = setup.onError ?? 'stopWorkflow';
-	const n8nNode = makeNode(node, parameters, onError);
+	const n8nNode = makeNode(node, storedParameters(parameters, setup.expressions), onError);
 	const read = parameterReader(parameters, setup.expressions);
 	const getCredentials = credentialReader(n8nNode, setup.credentials);
 	const input = returnJsonArray(items as IDataObject[]);
@@ -237,7 +255,7 @@ export function webhookContext(
 	setup: NodeSetup = {},
 ): { ctx: IWebhookFunctions; record: ContextRecord } {
 	const parameters = nodeParameters(node, setup.params ?? {});
-	const n8nNode = makeNode(node, parameters, setup.onError ?? 'stopWorkflow');
+	const n8nNode = makeNode(node, storedParameters(parameters, setup.expressions), setup.onError ?? 'stopWorkflow');
 	const read = parameterReader(parameters, setup.expressions);
 	const getCredentials = credentialReader(n8nNode, setup.credentials);
 	const record: ContextRecord = { logs: [] };
