@@ -374,7 +374,7 @@ function steadyRows(n, s, rss) {
 				http_requests: c.standIn.requests,
 				...(rss ? { rss_kb_per_event: rss.ours.rssGrowthKb / n } : {}),
 				ratio: `CPU ${spreadText(s.vsIo)} floor with I/O, ${spreadText(s.vsSdk)} SDK, ${spreadText(s.vsCpu)} CPU-only floor`,
-				note: `${steadyNote(s.ours)}; sent ${int(c.sent)}; exactly once ${c.exactlyOnce ? '✔' : '✘'}; Redis saw ${c.redis.server.eval} EVAL + ${c.redis.server.exec} EXEC (checked run); RSS: a run of its own`,
+				note: `${steadyNote(s.ours)}; sent ${int(c.sent)}${c.sent < n ? ` (${notSentText(c)})` : ''}; exactly once ${c.exactlyOnce ? '✔' : '✘'}; Redis saw ${c.redis.server.eval} EVAL + ${c.redis.server.exec} EXEC (checked run); RSS: a run of its own`,
 			},
 			details: { repeats: s.reps.map((r) => ({ warm: r.ours.warm, runs: r.ours.runs, settled: r.ours.settled })), checked: { statuses: c.statuses, redis: c.redis, stand_in: c.standIn }, rss: rss?.ours },
 		},
@@ -442,6 +442,15 @@ function steadyRows(n, s, rss) {
 			details: s.reps.map((r) => ({ warm: r.sdk.warm, runs: r.sdk.runs, stand_in: r.sdk.standIn })),
 		},
 	];
+}
+
+/**
+ * What the checked run did not send, and why (the first reasons).
+ * @param {{ statuses: Record<string, number>, problems?: string[] }} c
+ */
+function notSentText(c) {
+	const counts = Object.entries(c.statuses).filter(([status]) => status !== 'sent').map(([status, count]) => `${int(count)} ${status}`);
+	return [...counts, ...(c.problems ?? [])].join('; ');
 }
 
 /**

@@ -98,8 +98,11 @@ async function steady(o) {
 			const server = m.redisDelta(before, await m.redisCounters(s.admin));
 			const received = await s.standIn.stats();
 			const sent = new Set(t.result.filter((r) => r.status === 'sent').map((r) => r.event_id)).size;
+			const notSent = t.result.filter((r) => r.status !== 'sent');
 			checked = {
 				statuses: statusCounts(t.result),
+				/** Why items were not sent: the first 3 distinct reasons. */
+				problems: [...new Set(notSent.map((r) => `${r.status}: ${String(r.error ?? r.warnings?.[0] ?? '').slice(0, 160)}`))].slice(0, 3),
 				sent,
 				standIn: received,
 				exactlyOnce: received.distinctEventIds === sent && received.events === sent,

@@ -107,10 +107,14 @@ function floorLoop(leads, eventByState) {
 
 /**
  * One POST of a batch body to the stand-in; resolves with its parsed answer (status 200 only).
- * @param {FloorIo} io @param {string} body
+ * A keep-alive socket the server closed while idle (its keep-alive timeout, 5 s: longer than
+ * making 100k leads between two runs on a busy machine) resets the request written on it: that
+ * request is sent again once, on a new socket (the retry Node's documentation gives for
+ * `request.reusedSocket`).
+ * @param {FloorIo} io @param {string} body @param {boolean} [again]
  * @returns {Promise<{ events_received?: number }>}
  */
-function post(io, body) {
+function post(io, body, again = false) {
 	return new Promise((resolve, reject) => {
 		const req = http.request(
 			io.url,
@@ -126,7 +130,10 @@ function post(io, body) {
 				});
 			},
 		);
-		req.on('error', reject);
+		req.on('error', (error) => {
+			if (!again && req.reusedSocket && /** @type {NodeJS.ErrnoException} */ (error).code === 'ECONNRESET') resolve(post(io, body, true));
+			else reject(error);
+		});
 		req.end(body);
 	});
 }
