@@ -6,10 +6,11 @@
  *
  *   node bench/run.js [--quick] [--skip-n8n] [--check] [--cpu-prof] [--baseline <git ref> | none]
  *
- *   --quick      smaller N (a smoke run well under a minute outside n8n)
+ *   --quick      smaller N, one repeat (a smoke run)
  *   --skip-n8n   leave out bench/n8n.js (real n8n)
  *   --check      exit non-zero when a correctness target fails (exactly once, Redis round
- *                trips, request counts: `gate: true`); speed targets are reported, never gated
+ *                trips, Redis commands per batch, request counts: `gate: true`); speed targets
+ *                are reported, never gated
  *                (they depend on the machine) — except the rule budget's worst case in `--quick`,
  *                as a ratio to V8's regex engine alone on the same work, measured in the same run
  *                (bench/rules.js, issue 12). CI runs `--quick --check`.

@@ -138,6 +138,17 @@ function runChild(script, options, nodeArgs = []) {
 	});
 }
 
+/**
+ * The options the Meta node dispatches with when none are set (Keep a Stage Ledger on, dedup
+ * TTL, fail mode…): the node's own `dispatchOptions({})` from dist/, so the core runs of the
+ * bench dispatch as the node does, whatever it does.
+ * @returns {Record<string, unknown>}
+ */
+function metaNodeDispatchDefaults() {
+	const { dispatchOptions } = require(path.join(REPO, 'dist', 'nodes', 'common', 'executeSender.js'));
+	return dispatchOptions({});
+}
+
 /** CPU model, cores, Node version, OS, memory. */
 function machine() {
 	const cpus = os.cpus();
@@ -150,4 +161,4 @@ function machine() {
 	};
 }
 
-module.exports = { startRedis, deleteKeys, startStandIn, runChild, machine, REPO };
+module.exports = { startRedis, deleteKeys, startStandIn, runChild, machine, metaNodeDispatchDefaults, REPO };

@@ -6,6 +6,13 @@
  */
 const http = require('node:http');
 
+/**
+ * A figure as the bench prints it: integers from 100 up, one decimal from 10, two below.
+ * @param {number} value
+ */
+const fmt = (value) =>
+	!Number.isFinite(value) ? String(value) : value >= 100 ? Math.round(value).toLocaleString('en-US') : value >= 10 ? value.toFixed(1) : value.toFixed(2);
+
 /** @param {number[]} values */
 function median(values) {
 	if (values.length === 0) return NaN;
@@ -16,7 +23,9 @@ function median(values) {
 
 /**
  * Runs `work` and returns its result with the wall time (ms) and this process's CPU time (µs,
- * user + system, all threads: the main thread, GC helpers, libuv).
+ * user + system, all threads: the main thread, GC helpers, libuv). The sum is exact (the
+ * kernel's runtime of the threads); how it splits into user and system is sampled per tick, so
+ * it is not reported.
  * @template T
  * @param {() => Promise<T> | T} work
  * @returns {Promise<{ result: T, ms: number, cpuUs: number }>}
@@ -28,6 +37,40 @@ async function timed(work) {
 	const ms = Number(process.hrtime.bigint() - t0) / 1e6;
 	const cpu = process.cpuUsage(cpu0);
 	return { result, ms, cpuUs: cpu.user + cpu.system };
+}
+
+/**
+ * @typedef {{ ms: number, cpuUs: number }} Run
+ * @typedef {{ minWarm: number, maxWarm: number, measured: number, settle?: number }} SteadyPlan
+ */
+
+/**
+ * Steady state: runs `once` (each call a fresh input, made outside its timed section) as
+ * warm-up until the per-run CPU figure settles — two consecutive runs within `settle` (5 %) of
+ * each other, after at least `minWarm` runs, at most `maxWarm` — then `measured` more runs.
+ * The warm-up runs are dropped (returned, not counted). No forced GC anywhere: V8 keeps the heap
+ * sizes it has grown into, as in a long-running process.
+ * @param {(run: { index: number, measured: boolean, last: boolean }) => Promise<Run>} once
+ *   `last`: the last measured run (the one a child checks, outside its timed section)
+ * @param {SteadyPlan} plan
+ * @returns {Promise<{ warm: Run[], runs: Run[], settled: boolean }>}
+ */
+async function steadyRuns(once, plan) {
+	const settle = plan.settle ?? 0.05;
+	/** @type {Run[]} */
+	const warm = [];
+	let settled = false;
+	while (warm.length < plan.maxWarm && !settled) {
+		warm.push(await once({ index: warm.length, measured: false, last: false }));
+		const k = warm.length;
+		settled = k >= Math.max(2, plan.minWarm) && Math.abs(warm[k - 1].cpuUs - warm[k - 2].cpuUs) <= settle * warm[k - 2].cpuUs;
+	}
+	/** @type {Run[]} */
+	const runs = [];
+	for (let i = 0; i < plan.measured; i++) {
+		runs.push(await once({ index: warm.length + i, measured: true, last: i === plan.measured - 1 }));
+	}
+	return { warm, runs, settled };
 }
 
 /**
@@ -66,32 +109,50 @@ function countRoundTrips(client) {
 }
 
 /**
+ * @typedef {{ commands: number, eval: number, exec: number, byName: Record<string, number> }} RedisCounters
+ */
+
+/**
  * Redis's own counters, for the server-side check: commands processed, EVAL/EVALSHA and EXEC
- * calls. Each call is itself one command (INFO), which `redisDelta` takes out.
+ * calls, and every command's calls by name (`INFO commandstats`: the commands clients sent and
+ * those their scripts ran, both). Each call is itself one command (INFO), which `redisDelta`
+ * takes out.
  * @param {{ info: (section: string) => Promise<string> }} admin
+ * @returns {Promise<RedisCounters>}
  */
 async function redisCounters(admin) {
 	const text = await admin.info('all');
 	/** @param {RegExp} re */
 	const read = (re) => Number(re.exec(text)?.[1] ?? 0);
+	/** @type {Record<string, number>} */
+	const byName = {};
+	for (const [, name, calls] of text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) byName[name] = Number(calls);
 	return {
 		commands: read(/^total_commands_processed:(\d+)/m),
 		eval: read(/^cmdstat_eval:calls=(\d+)/m) + read(/^cmdstat_evalsha:calls=(\d+)/m),
 		exec: read(/^cmdstat_exec:calls=(\d+)/m),
+		byName,
 	};
 }
 
 /**
  * What Redis processed between two `redisCounters` snapshots, without the first snapshot's own
  * INFO (counted once it has run, so it shows in the second).
- * @param {{ commands: number, eval: number, exec: number }} before
- * @param {{ commands: number, eval: number, exec: number }} after
+ * @param {RedisCounters} before
+ * @param {RedisCounters} after
  */
 function redisDelta(before, after) {
+	/** @type {Record<string, number>} */
+	const byName = {};
+	for (const [name, calls] of Object.entries(after.byName)) {
+		const delta = calls - (before.byName[name] ?? 0) - (name === 'info' ? 1 : 0);
+		if (delta > 0) byName[name] = delta;
+	}
 	return {
 		commands: after.commands - before.commands - 1,
 		eval: after.eval - before.eval,
 		exec: after.exec - before.exec,
+		byName,
 	};
 }
 
@@ -140,8 +201,10 @@ function fail(error) {
 }
 
 module.exports = {
+	fmt,
 	median,
 	timed,
+	steadyRuns,
 	rssBaselineKb,
 	peakRssGrowthKb,
 	countRoundTrips,

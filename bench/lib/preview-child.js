@@ -20,7 +20,7 @@ const m = require('./measure.js');
 
 const shared = require(path.join(__dirname, '..', '..', 'dist', 'shared', 'index.js'));
 
-/** @typedef {{ n: number, reps: number, redisUrl: string, key: string }} PreviewOptions */
+/** @typedef {{ n: number, reps: number, redisUrl: string, keyPrefix: string }} PreviewOptions */
 
 const POLICY = {
 	mode: /** @type {const} */ ('automatic_match'),
@@ -63,8 +63,9 @@ async function seed(client, key, n) {
 async function main(o) {
 	const client = shared.createRedisClient({ url: o.redisUrl, commandTimeoutMs: 60_000 });
 	await shared.waitForReady(client, 5000);
-	await seed(client, o.key, o.n);
-	const log = new shared.CaptureLog(client, { key: o.key });
+	const key = `${o.keyPrefix}:capturelog:bench`;
+	await seed(client, key, o.n);
+	const log = new shared.CaptureLog(client, { key });
 
 	const once = async () => {
 		const read = await m.timed(() => log.readWindow());
@@ -86,7 +87,7 @@ async function main(o) {
 		report = evaluate.result;
 		runs.push({ readMs: read.ms, evaluateMs: evaluate.ms, totalMs: read.ms + evaluate.ms });
 	}
-	await client.del(o.key);
+	await client.del(key);
 	client.disconnect();
 	return {
 		n: o.n,

@@ -13,7 +13,7 @@
  *    → FacebookAdsApi.call → axios);
  *  - keep-alive: the SDK posts with the default axios instance, i.e. Node's http.globalAgent,
  *    which keeps connections alive since Node 19;
- *  - `concurrency` requests at once (1 = one after another);
+ *  - `concurrency` requests at once (the bench runs it at ours: 4);
  *  - no dedup: the SDK has none, so nothing is claimed or recorded anywhere;
  *  - the caller's own work is what a careful SDK user writes: the SDK throws for the whole
  *    request on an invalid email, phone or country, so values it would reject are left out first
@@ -39,8 +39,9 @@ const { FacebookAdsApi, EventRequest, ServerEvent, UserData, CustomData } = bizS
 const BATCH = 1000;
 
 /**
- * @typedef {{ n: number, reps: number, warmupN: number, concurrency: number, idPrefix: string,
- *   standInUrl: string, standInControl: string, token: string, pixelId: string }} SdkChildOptions
+ * @typedef {{ mode?: 'steady' | 'rss', n: number, plan: import('./measure.js').SteadyPlan, warmupN?: number,
+ *   concurrency: number, idPrefix: string, standInUrl: string, standInControl: string, token: string,
+ *   pixelId: string }} SdkChildOptions
  */
 
 /** The SDK's own phone clean-up, to know whether it would throw. @param {string} phone */
@@ -106,26 +107,34 @@ async function sendAll(leads, o) {
 	return acked;
 }
 
-/** @param {SdkChildOptions} o */
+/**
+ * `steady`: batches of N fresh leads until the per-run CPU settles, then the measured runs
+ * (measure.js steadyRuns); the last measured run is checked against the stand-in. `rss`: the
+ * peak RSS growth of one send of N, apart from any timed run (a warm-up send, a full GC, the
+ * RSS, the send, maxRSS afterwards).
+ * @param {SdkChildOptions} o
+ */
 async function main(o) {
 	Object.defineProperty(FacebookAdsApi, 'GRAPH', { get: () => o.standInUrl, configurable: true });
 	const standIn = m.standInControl(o.standInControl);
 	const nowMs = Date.now();
-	const warm = generateLeads(o.warmupN, { idPrefix: `${o.idPrefix}-warm`, nowMs });
-	const sets = Array.from({ length: o.reps }, (_, r) => generateLeads(o.n, { idPrefix: `${o.idPrefix}-r${r}`, nowMs }));
-	await sendAll(warm, o);
-	await standIn.reset();
-
-	const baselineKb = m.rssBaselineKb();
-	const first = await m.timed(() => sendAll(sets[0], o));
-	const rssGrowthKb = m.peakRssGrowthKb(baselineKb);
-	const received = await standIn.stats();
-	const runs = [{ ms: first.ms, cpuUs: first.cpuUs }];
-	for (let r = 1; r < o.reps; r++) {
-		const t = await m.timed(() => sendAll(sets[r], o));
-		runs.push({ ms: t.ms, cpuUs: t.cpuUs });
+	const leads = (/** @type {string} */ tag) => generateLeads(o.n, { idPrefix: `${o.idPrefix}-${tag}`, nowMs });
+	if (o.mode === 'rss') {
+		await sendAll(generateLeads(o.warmupN ?? 5000, { idPrefix: `${o.idPrefix}-warm`, nowMs }), o);
+		const set = leads('rss');
+		const baselineKb = m.rssBaselineKb();
+		await sendAll(set, o);
+		return { n: o.n, rssGrowthKb: m.peakRssGrowthKb(baselineKb) };
 	}
-	return { n: o.n, concurrency: o.concurrency, runs, acked: first.result, rssGrowthKb, standIn: received };
+	let acked = 0;
+	const { warm, runs, settled } = await m.steadyRuns(async ({ index, last }) => {
+		const set = leads(`r${index}`);
+		await standIn.reset();
+		const t = await m.timed(() => sendAll(set, o));
+		if (last) acked = t.result;
+		return { ms: t.ms, cpuUs: t.cpuUs };
+	}, o.plan);
+	return { n: o.n, concurrency: o.concurrency, warm, runs, settled, acked, standIn: await standIn.stats() };
 }
 
 main(m.childOptions()).then(m.finish, m.fail);

@@ -18,6 +18,8 @@ const PKG = 'n8n-nodes-lead-capi';
 const CREDENTIALS = {
 	meta: { id: 'benchMetaCred001', name: 'Meta (bench stand-in)' },
 	redis: { id: 'benchRedisCred01', name: 'Dedup Redis (bench)' },
+	/** The same Redis through the bench's counting proxy (bench/lib/redisProxy.js). */
+	redisCounted: { id: 'benchRedisCount1', name: 'Dedup Redis (bench, commands counted)' },
 };
 
 /**
@@ -86,13 +88,16 @@ function executeWorkflowJson(id, name, leads, measured) {
  * without enough customer information come out as failed items instead of failing the run.
  * @param {Array<{ path: string, value: string }>} [fieldOverrides]
  * @param {string} [name]
+ * @param {{ options?: Record<string, unknown>, redis?: { id: string, name: string } }} [more] node
+ *   options (e.g. batchSize) and the Redis credential (default CREDENTIALS.redis)
  */
-function metaNode(fieldOverrides, name = 'Meta Conversions') {
+function metaNode(fieldOverrides, name = 'Meta Conversions', more = {}) {
+	const options = more.options ?? {};
 	const parameters = fieldOverrides
-		? { event: 'fromState', actionSource: 'auto', leadInput: 'map', fieldOverrides: { field: fieldOverrides }, dedupStore: 'redis', options: {} }
-		: { event: 'fromState', actionSource: 'auto', leadInput: 'record', dedupStore: 'redis', options: {} };
+		? { event: 'fromState', actionSource: 'auto', leadInput: 'map', fieldOverrides: { field: fieldOverrides }, dedupStore: 'redis', options }
+		: { event: 'fromState', actionSource: 'auto', leadInput: 'record', dedupStore: 'redis', options };
 	return node(name, `${PKG}.metaConversions`, 1, 0, parameters, {
-		credentials: { leadCapiMetaApi: CREDENTIALS.meta, leadCapiRedisApi: CREDENTIALS.redis },
+		credentials: { leadCapiMetaApi: CREDENTIALS.meta, leadCapiRedisApi: more.redis ?? CREDENTIALS.redis },
 		onError: 'continueRegularOutput',
 	});
 }
@@ -223,6 +228,23 @@ function executeWorkflows(o) {
 }
 
 /**
+ * The command-count workflows: Make Leads → our Meta node with its defaults but Batch Size
+ * `size`, through the counting Redis credential; `batches × size` leads each, so every batch size
+ * runs the same number of batches. Ids: benchCount<size>.
+ * @param {{ nowMs: number, runTag: string, batchSizes: number[], batches: number }} o
+ * @returns {Array<{ size: number, n: number, workflow: ReturnType<typeof executeWorkflowJson> }>}
+ */
+function countedWorkflows(o) {
+	return o.batchSizes.map((size) => {
+		const n = size * o.batches;
+		const id = `benchCount${String(size).padStart(6, '0')}`;
+		const meta = metaNode(undefined, 'Meta Conversions', { options: { batchSize: size }, redis: CREDENTIALS.redisCounted });
+		const workflow = executeWorkflowJson(id, `bench: ${n} leads → Meta Conversions, batches of ${size} (commands counted)`, { n, nowMs: o.nowMs, idPrefix: `${o.runTag}-count-${size}` }, [meta]);
+		return { size, n, workflow };
+	});
+}
+
+/**
  * The trigger-bench workflows (to activate), each with its webhook path: our Lead Capture
  * Trigger (Generic Webhook, no authentication, capture log off) and n8n's Webhook node (POST,
  * respond immediately), each followed by a NoOp.
@@ -266,4 +288,4 @@ function triggerWorkflows() {
 	};
 }
 
-module.exports = { CREDENTIALS, VARIANTS, executeWorkflows, triggerWorkflows, MAPPED_FIELDS };
+module.exports = { CREDENTIALS, VARIANTS, executeWorkflows, countedWorkflows, triggerWorkflows, MAPPED_FIELDS };
