@@ -1,5 +1,5 @@
 import { fromFacebookLeadAdsItem, isFacebookLeadAdsItem } from './capture/sources/metaLeadAds';
-import { readFirstValue } from './rules/path';
+import { readFirstValue } from './path';
 import type { LeadRecord } from './types';
 
 /**
@@ -65,7 +65,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 export function readLeadRecord(json: unknown, path?: string): LeadRecord | null {
 	const trimmed = (path ?? '').trim();
-	// The one path reader (shared/rules/path.ts): own properties only, digits index arrays.
+	// The one path reader (shared/path.ts): own properties only, digits index arrays.
 	const node = trimmed ? readFirstValue(json, trimmed) : json;
 	if (isFacebookLeadAdsItem(node)) return fromFacebookLeadAdsItem(node);
 	return isObject(node) ? (node as LeadRecord) : null;

@@ -2,7 +2,7 @@
  * Small readers for untrusted webhook bodies: objects, dotted paths, usable values, headers.
  */
 
-import { readPathValue, splitPath as splitRulePath } from '../rules/path';
+import { readPathValue, splitPath as splitRulePath } from '../path';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -40,7 +40,7 @@ export function ownArray(value: unknown, key: string): unknown[] {
 
 /**
  * Reads a dotted path (`data.attributes.email`, `answers.0.email`) with the one path reader
- * (shared/rules/path.ts): own properties only, digits index arrays, other segments expand them.
+ * (shared/path.ts): own properties only, digits index arrays, other segments expand them.
  */
 export function readPath(root: unknown, path: string): unknown {
 	return readPathValue(root, path);

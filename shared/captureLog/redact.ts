@@ -1,8 +1,8 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { normalizeCountry, normalizePhoneText, normalizeRegion, readEmailText } from '../identity';
-import { emailOrBareDomain } from '../rules/email-domains';
+import { emailOrBareDomain } from '../identity/email-domains';
 import { MAX_VALUES_PER_CONDITION } from '../rules/budget';
-import { readBounded, readValues } from '../rules/path';
+import { readBounded, readValues } from '../path';
 import type { LeadRecord } from '../types';
 import { MAX_ATTRIBUTES, MAX_KEY_CHARS } from './bounds';
 import { isToken, looksPersonal, scrubPath, wordsOf } from './scrub';

@@ -1,6 +1,6 @@
-import { emailOrBareDomain } from '../rules/email-domains';
+import { emailOrBareDomain } from '../identity/email-domains';
 import { MAX_VALUE_CHARS, MAX_VALUES_PER_CONDITION } from '../rules/budget';
-import { readBounded, splitPath, type ReadResult } from '../rules/path';
+import { readBounded, splitPath, type ReadResult } from '../path';
 import { EMAIL_DOMAINS_INEXACT, LOGGED_PATHS, LOGGED_UTM_ATTRIBUTES } from '../rules/redacted';
 import { textHead } from '../rules/text';
 

@@ -68,3 +68,4 @@ export {
 	MATCH_QUALITY_WEIGHTS,
 	type MatchQuality,
 } from './matchQuality';
+export { emailDomain, emailOrBareDomain, FREE_MAIL_DOMAINS, isFreeMailDomain } from './email-domains';

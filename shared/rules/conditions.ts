@@ -4,7 +4,7 @@ import {
 	emailOrBareDomain,
 	isFreeMailDomain,
 	normalizeDomainItem,
-} from './email-domains';
+} from '../identity/email-domains';
 import { parseBound, parseRuleDate, parseRuleNumber, type Bound } from './numbers';
 import {
 	CONDITION_UNITS,
@@ -17,7 +17,7 @@ import {
 	overBudgetDetail,
 	VALUE_UNITS,
 } from './budget';
-import { isValidPath, readBounded, splitPath } from './path';
+import { isValidPath, readBounded, splitPath } from '../path';
 import { compileRuleRegex, testRuleRegex, type GuardedRegex } from './regex';
 import { comparableText, parseList, quote, quoteList, textHead, textOf } from './text';
 import { DAYS_SINCE_LEAD_CREATED, daysSinceLeadCreated } from './stage';

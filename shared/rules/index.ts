@@ -111,7 +111,6 @@ export { evaluateRules } from './evaluate';
 export { validateRuleSet } from './validate';
 export { DEFAULT_APPROVAL_FIELD, decideSend, validateSendPolicy } from './send-policy';
 export { buildPreview } from './preview';
-export { emailDomain, FREE_MAIL_DOMAINS, isFreeMailDomain } from './email-domains';
 export { parseRuleDate, parseRuleNumber } from './numbers';
 export { MAX_REGEX_INPUT_LENGTH, MAX_REGEX_PATTERN_LENGTH } from './regex';
 export {

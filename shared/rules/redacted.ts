@@ -15,7 +15,7 @@
  * The capture log writes `_reduced` (shared/captureLog/reduced.ts); the rules read it here.
  */
 import { MAX_VALUE_CHARS, MAX_VALUES_PER_CONDITION } from './budget';
-import { splitPath } from './path';
+import { splitPath } from '../path';
 
 /** The paths (besides attributes) whose live value the capture log can account for. */
 export const LOGGED_PATHS: readonly string[] = [

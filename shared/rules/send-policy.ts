@@ -4,7 +4,7 @@
  * → automatic_partial (every capture). booking and manual are for the flows in between.
  */
 import { evaluateRules } from './evaluate';
-import { readFirstValue } from './path';
+import { readFirstValue } from '../path';
 import { unanswerableField } from './redacted';
 import { textHead } from './text';
 import { SEND_MODES, type RuleSet, type SendDecision, type SendPolicy } from './types';

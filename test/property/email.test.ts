@@ -1,16 +1,14 @@
 import fc from 'fast-check';
 import {
+	emailDomain,
+	FREE_MAIL_DOMAINS,
 	hashSha256,
+	isFreeMailDomain,
 	normalizeEmail,
 	normalizeIdentity,
 	renderIdentity,
 } from '../../shared/identity';
-import {
-	emailDomain,
-	evaluateRules,
-	FREE_MAIL_DOMAINS,
-	isFreeMailDomain,
-} from '../../shared/rules';
+import { evaluateRules } from '../../shared/rules';
 import { PLATFORMS, type LeadRecord } from '../../shared/types';
 import { checkProperty, must } from '../support/hostile';
 

@@ -24,7 +24,7 @@ describe('readLeadRecord', () => {
 
 	it('reads the same paths as the rules and the capture (one reader)', () => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const { readPathValue } = require('../../shared/rules/path');
+		const { readPathValue } = require('../../shared/path');
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const { readPath } = require('../../shared/capture/values');
 		const json = JSON.parse('{"__proto__": {"record_id": "own"}, "answers": [{"lead": {"record_id": "x"}}]}');

@@ -1,4 +1,4 @@
-import { emailDomain, FREE_MAIL_DOMAINS, isFreeMailDomain } from '../../../shared/rules';
+import { emailDomain, FREE_MAIL_DOMAINS, isFreeMailDomain } from '../../../shared/identity';
 import { checkCondition } from './helpers';
 
 describe('is_work_email: free-mail vs work addresses', () => {

@@ -1,6 +1,6 @@
 /** Email domains: extracting them, free-mail detection, and "domain in list" with subdomains. */
 import { domainToUnicode } from 'node:url';
-import { cleanEmailText, readEmailText } from '../identity/email';
+import { cleanEmailText, readEmailText } from './email';
 
 /**
  * Consumer mailbox providers (and a few well-known disposable-address services): an address at
