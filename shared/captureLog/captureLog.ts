@@ -1,10 +1,10 @@
 import { waitForReady, type RedisClient } from '../dedup/redisClient';
 import { explainOutOfMemory } from '../dedup/memoryReport';
 import type { LeadRecord } from '../types';
-import { DEFAULT_MAX_ENTRY_BYTES, MIN_MAX_ENTRY_BYTES, type EntryCut } from './bounds';
+import { DEFAULT_MAX_ENTRY_BYTES, MIN_MAX_ENTRY_BYTES } from './limits';
 import { captureLogEntry } from './entry';
 import { captureLogSize, entryCost, ENTRY_OVERHEAD_BYTES, ENTRY_ROUNDING } from './size';
-import type { RedactedRecord, RedactOptions } from './redact';
+import type { EntryCut, RedactedRecord, RedactOptions } from './types';
 
 export const CAPTURE_LOG_WINDOW_MS = 7 * 24 * 3600 * 1000;
 export const DEFAULT_CAPTURE_LOG_MAX_ENTRIES = 100_000;

@@ -1,6 +1,8 @@
 import type { LeadRecord } from '../types';
-import { boundEntry, DEFAULT_MAX_ENTRY_BYTES, type BoundedEntry } from './bounds';
-import { redactForLog, type RedactOptions } from './redact';
+import { boundEntry } from './bounds';
+import { DEFAULT_MAX_ENTRY_BYTES } from './limits';
+import { redactForLog } from './redact';
+import type { BoundedEntry, RedactOptions } from './types';
 import { reducedShapes } from './reduced';
 
 /**

@@ -7,9 +7,10 @@ export {
 	MIN_CAPTURE_LOG_MAX_BYTES,
 } from './captureLog';
 export type { CaptureLogAppend, CaptureLogEntry, CaptureLogOptions } from './captureLog';
-export { boundEntry, DEFAULT_MAX_ENTRY_BYTES } from './bounds';
+export { boundEntry } from './bounds';
+export { DEFAULT_MAX_ENTRY_BYTES } from './limits';
 export { captureLogEntry } from './entry';
-export type { BoundedEntry, EntryCut } from './bounds';
 export { captureLogSize, entryCost, ENTRY_OVERHEAD_BYTES } from './size';
-export { DEFAULT_LOG_LOCATION, redactForLog } from './redact';
-export type { LogLocation, RedactedRecord, RedactOptions } from './redact';
+export { redactForLog } from './redact';
+export { DEFAULT_LOG_LOCATION } from './types';
+export type { BoundedEntry, EntryCut, LogLocation, RedactedRecord, RedactOptions } from './types';

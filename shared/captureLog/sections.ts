@@ -1,4 +1,4 @@
-import type { RedactedRecord } from './redact';
+import type { RedactedRecord } from './types';
 
 /** The record's sections (objects) as in the entry. */
 export const SECTIONS = ['source', 'contact', 'client', 'click', 'value', 'consent', 'attributes'] as const;
