@@ -1,7 +1,7 @@
 // n8n's community-node lint rules, as `@n8n/node-cli`'s `configWithoutCloudSupport` applies them
 // (https://github.com/n8n-io/n8n/tree/master/packages/@n8n/node-cli), with the packages pinned
 // here directly instead of pulling the whole CLI. The package is self-hosted only: its core
-// needs ioredis, libphonenumber-js and axios at run time, so the n8n Cloud rules
+// needs ioredis, libphonenumber-js and @eslint-community/regexpp at run time, so the n8n Cloud rules
 // (restricted imports/globals) are off and `no-runtime-dependencies` is off for package.json.
 import js from '@eslint/js';
 import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
@@ -45,7 +45,7 @@ export default tseslint.config(
 		rules: {
 			...n8nNodesBase.configs.community.rules,
 			// Self-hosted package by design (see README "n8n Cloud"): the core's Redis client,
-			// phone-number metadata and HTTP transport are runtime dependencies.
+			// phone-number metadata and regex parser are runtime dependencies.
 			'@n8n/community-nodes/no-runtime-dependencies': 'off',
 		},
 		languageOptions: {

@@ -29,6 +29,7 @@
  * the usual "contains" spelling costs what `pricing` costs. Refusals (1) are judged on the
  * pattern as written. Compiled forms are cached (one compile per pattern per process).
  */
+import { RegExpParser, type AST } from '@eslint-community/regexpp';
 import {
 	CONDITION_UNITS,
 	LEAD_BUDGET_UNITS,
@@ -211,8 +212,8 @@ export interface PatternAnalysis {
  * catastrophic anywhere is named — and the cost of its essential form, which is what runs.
  */
 export function analyzePattern(pattern: string, flags: string): PatternAnalysis {
-	const parser = new PatternParser(pattern);
-	const written = parser.parseDisjunction();
+	const parsed = parsePattern(pattern, flags);
+	const written = parsed.alternatives;
 	const tree = written.map(essentialNodes);
 	const essential = tree.map((nodes) => nodes.map(sourceOf).join('')).join('|');
 	const anchored = tree.every((nodes) => nodes[0]?.kind === 'assertion' && nodes[0].source === '^');
@@ -225,7 +226,7 @@ export function analyzePattern(pattern: string, flags: string): PatternAnalysis 
 		essential,
 		unboundedChoice: null,
 	};
-	if (parser.hasBackreference) return { ...analysis, problem: 'backreferences are not allowed' };
+	if (parsed.hasBackreference) return { ...analysis, problem: 'backreferences are not allowed' };
 	const check: WalkState = { problem: null, flags, unboundedChoice: null };
 	walkAlternatives(written, check);
 	if (check.problem) return { ...analysis, problem: check.problem };
@@ -448,123 +449,53 @@ function firstAtoms(alternative: RegexNode[]): { atoms: string[]; nullable: bool
 	return { atoms, nullable: true };
 }
 
-class PatternParser {
-	private pos = 0;
-	hasBackreference = false;
+/**
+ * The pattern as the analysis sees it, from the regexpp AST (the ECMAScript regex parser ESLint
+ * uses): atoms (characters, escapes, classes) and assertions by their source text, groups and
+ * lookarounds with their alternatives, each with its quantifier. `pattern` already compiled
+ * with `flags`, so it parses.
+ */
+function parsePattern(
+	pattern: string,
+	flags: string,
+): { alternatives: RegexNode[][]; hasBackreference: boolean } {
+	const ast = new RegExpParser({ ecmaVersion: 2024 }).parsePattern(pattern, 0, pattern.length, {
+		unicode: flags.includes('u'),
+	});
+	const state = { hasBackreference: false };
+	return {
+		alternatives: ast.alternatives.map((alternative) => nodesOf(alternative.elements, state)),
+		hasBackreference: state.hasBackreference,
+	};
+}
 
-	constructor(private readonly source: string) {}
+function nodesOf(elements: AST.Element[], state: { hasBackreference: boolean }): RegexNode[] {
+	return elements.map((element) => nodeOf(element, state));
+}
 
-	parseDisjunction(): RegexNode[][] {
-		const alternatives: RegexNode[][] = [this.parseAlternative()];
-		while (this.source[this.pos] === '|') {
-			this.pos += 1;
-			alternatives.push(this.parseAlternative());
+function nodeOf(element: AST.Element, state: { hasBackreference: boolean }): RegexNode {
+	if (element.type === 'Quantifier') {
+		const inner = nodeOf(element.element, state);
+		const text = element.raw.slice(element.element.raw.length);
+		return { ...inner, quantifier: { min: element.min, max: element.max, text } };
+	}
+	if (element.type === 'Group' || element.type === 'CapturingGroup') {
+		return {
+			kind: 'group',
+			source: element.raw,
+			alternatives: element.alternatives.map((a) => nodesOf(a.elements, state)),
+		};
+	}
+	if (element.type === 'Assertion') {
+		if (element.kind === 'lookahead' || element.kind === 'lookbehind') {
+			return {
+				kind: 'lookaround',
+				source: element.raw,
+				alternatives: element.alternatives.map((a) => nodesOf(a.elements, state)),
+			};
 		}
-		return alternatives;
+		return { kind: 'assertion', source: element.raw };
 	}
-
-	private parseAlternative(): RegexNode[] {
-		const nodes: RegexNode[] = [];
-		while (this.pos < this.source.length) {
-			const char = this.source[this.pos];
-			if (char === '|' || char === ')') break;
-			const node = this.parseTerm();
-			node.quantifier = this.parseQuantifier();
-			nodes.push(node);
-		}
-		return nodes;
-	}
-
-	private parseTerm(): RegexNode {
-		const start = this.pos;
-		const char = this.source[this.pos];
-		if (char === '^' || char === '$') {
-			this.pos += 1;
-			return { kind: 'assertion', source: char };
-		}
-		if (char === '\\') return this.parseEscape();
-		if (char === '[') {
-			this.skipClass();
-			return { kind: 'atom', source: this.source.slice(start, this.pos) };
-		}
-		if (char === '(') return this.parseGroup();
-		this.pos += (this.source.codePointAt(this.pos) ?? 0) > 0xffff ? 2 : 1;
-		return { kind: 'atom', source: this.source.slice(start, this.pos) };
-	}
-
-	private parseEscape(): RegexNode {
-		const start = this.pos;
-		const next = this.source[this.pos + 1] ?? '';
-		this.pos += 2;
-		if (next === 'b' || next === 'B') return { kind: 'assertion', source: `\\${next}` };
-		if (/[1-9]/.test(next)) {
-			this.hasBackreference = true;
-			while (/\d/.test(this.source[this.pos] ?? '')) this.pos += 1;
-		} else if (next === 'k' && this.source[this.pos] === '<') {
-			this.hasBackreference = true;
-			this.skipPast('>');
-		} else if ((next === 'p' || next === 'P' || next === 'u') && this.source[this.pos] === '{') {
-			this.skipPast('}');
-		} else if (next === 'u') {
-			this.pos += 4;
-		} else if (next === 'x') {
-			this.pos += 2;
-		} else if (next === 'c') {
-			this.pos += 1;
-		}
-		return { kind: 'atom', source: this.source.slice(start, this.pos) };
-	}
-
-	private parseGroup(): RegexNode {
-		const start = this.pos;
-		let kind: RegexNode['kind'] = 'group';
-		const head = this.source.slice(this.pos, this.pos + 4);
-		if (/^\(\?(?:=|!|<=|<!)/.test(head)) kind = 'lookaround';
-		if (head.startsWith('(?<') && kind === 'group') this.skipPast('>');
-		else if (head.startsWith('(?:')) this.pos += 3;
-		else if (kind === 'lookaround') this.pos += head[2] === '<' ? 4 : 3;
-		else this.pos += 1;
-		const alternatives = this.parseDisjunction();
-		this.pos += 1; // the closing parenthesis
-		return { kind, source: this.source.slice(start, this.pos), alternatives };
-	}
-
-	private parseQuantifier(): Quantifier | undefined {
-		const start = this.pos;
-		const char = this.source[this.pos];
-		let min: number;
-		let max: number;
-		if (char === '*' || char === '+' || char === '?') {
-			this.pos += 1;
-			min = char === '+' ? 1 : 0;
-			max = char === '?' ? 1 : Infinity;
-		} else if (char === '{') {
-			const braces = /^\{(\d+)(,(\d*))?\}/.exec(this.source.slice(this.pos));
-			if (!braces) return undefined;
-			this.pos += braces[0].length;
-			min = Number(braces[1]);
-			max = braces[2] === undefined ? min : braces[3] === '' ? Infinity : Number(braces[3]);
-		} else {
-			return undefined;
-		}
-		if (this.source[this.pos] === '?') this.pos += 1; // lazy: same backtracking, other order
-		return { min, max, text: this.source.slice(start, this.pos) };
-	}
-
-	private skipClass(): void {
-		this.pos += 1;
-		while (this.pos < this.source.length) {
-			const char = this.source[this.pos];
-			if (char === '\\') this.pos += 2;
-			else if (char === ']') {
-				this.pos += 1;
-				return;
-			} else this.pos += 1;
-		}
-	}
-
-	private skipPast(char: string): void {
-		const end = this.source.indexOf(char, this.pos);
-		this.pos = end === -1 ? this.source.length : end + 1;
-	}
+	if (element.type === 'Backreference') state.hasBackreference = true;
+	return { kind: 'atom', source: element.raw };
 }
