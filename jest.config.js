@@ -8,6 +8,8 @@ const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 // One transform cache for every jest config (unit, faults, e2e) and every CI step (a project
 // option: each project below names it).
 const cacheDirectory = '<rootDir>/.jest-cache';
+// Each worker's own Redis (test/support/redis-global-setup.js).
+const setupFiles = ['<rootDir>/test/support/redis-worker.js'];
 
 module.exports = {
 	// Files run in parallel workers: the suite mostly waits (timers, debounces, loopback I/O), so
@@ -32,6 +34,7 @@ module.exports = {
 			],
 			transform,
 			cacheDirectory,
+			setupFiles,
 		},
 		{
 			// Each node's execute()/webhook() with n8n's context mocked and nothing of ours: real
@@ -43,6 +46,7 @@ module.exports = {
 			testMatch: ['<rootDir>/test/nodes/**/*.test.ts'],
 			transform,
 			cacheDirectory,
+			setupFiles,
 		},
 		{
 			displayName: 'browser',
@@ -52,6 +56,7 @@ module.exports = {
 			testMatch: ['<rootDir>/test/browser/**/*.test.ts'],
 			transform,
 			cacheDirectory,
+			setupFiles,
 		},
 	],
 };

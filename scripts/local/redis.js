@@ -70,6 +70,14 @@ async function ensureRedis() {
 				'or point REDIS_URL at a running server, e.g. REDIS_URL=redis://127.0.0.1:6379.',
 		);
 	}
+	return await startRedisServer();
+}
+
+/**
+ * A redis-server of its own on a free loopback port: no persistence, its own temporary folder.
+ * @returns {Promise<{ url: string, stop: () => void, started: boolean }>}
+ */
+async function startRedisServer() {
 	const port = await freePort();
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-capi-redis-'));
 	const child = spawn(
@@ -89,6 +97,7 @@ async function ensureRedis() {
 					} catch {
 						// already gone
 					}
+					fs.rmSync(dir, { recursive: true, force: true });
 				},
 			};
 		}
@@ -98,4 +107,4 @@ async function ensureRedis() {
 	throw new Error(`redis-server did not answer on 127.0.0.1:${port}`);
 }
 
-module.exports = { ensureRedis, ping, freePort };
+module.exports = { ensureRedis, startRedisServer, hasRedisServer, ping, freePort };

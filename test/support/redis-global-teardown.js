@@ -1,11 +1,12 @@
 const { scanAfterRun } = require('./redis-pii-scan');
 
 module.exports = async function globalTeardown() {
-	const redis = globalThis.__LEAD_CAPI_REDIS__;
+	const servers = globalThis.__LEAD_CAPI_REDIS__ ?? [];
 	try {
-		// No raw email, phone or name in anything the suites wrote (throws, failing the run, if so).
-		if (redis) await scanAfterRun(redis.url);
+		// No raw email, phone or name in anything the suites wrote, on any of the run's Redis
+		// servers (throws, failing the run, if so).
+		if (servers.length > 0) await scanAfterRun(servers.map((s) => s.url));
 	} finally {
-		if (redis) redis.stop();
+		for (const server of servers) server.stop();
 	}
 };

@@ -285,19 +285,21 @@ async function scanPrefixBeforeDrop(client, prefix, keys) {
 /**
  * The global teardown's part: scans what is left under the suites' prefixes, adds the scans
  * recorded during the run, prints the figures and throws when any raw personal data was found.
- * @param {string} url
+ * @param {string[]} urls every Redis the run's test files used
  */
-async function scanAfterRun(url) {
+async function scanAfterRun(urls) {
 	const { default: Redis } = require('ioredis');
-	const client = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
-	try {
-		await client.connect();
-		const keys = [
-			...new Set((await Promise.all(PATTERNS.map((p) => keysMatching(client, p)))).flat()),
-		];
-		record(`left after the run (${PATTERNS.join(', ')})`, await scanKeys(client, keys));
-	} finally {
-		client.disconnect();
+	for (const url of urls) {
+		const client = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
+		try {
+			await client.connect();
+			const keys = [
+				...new Set((await Promise.all(PATTERNS.map((p) => keysMatching(client, p)))).flat()),
+			];
+			record(`left after the run on ${url} (${PATTERNS.join(', ')})`, await scanKeys(client, keys));
+		} finally {
+			client.disconnect();
+		}
 	}
 	const file = reportFile();
 	const scans =
