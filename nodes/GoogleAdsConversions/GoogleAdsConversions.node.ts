@@ -7,7 +7,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest } from '../common/credentialTests';
+import { SENDER_CREDENTIAL_TESTS } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
@@ -290,7 +290,7 @@ export class GoogleAdsConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest },
+		credentialTest: SENDER_CREDENTIAL_TESTS,
 		listSearch: { searchConversionActions },
 	};
 

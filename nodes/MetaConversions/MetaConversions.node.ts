@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { meta, metaAdapter } from '../../shared';
-import { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest, leadCapiMetaApiTest } from '../common/credentialTests';
+import { leadCapiMetaApiTest, SENDER_CREDENTIAL_TESTS } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
@@ -211,7 +211,7 @@ export class MetaConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest, leadCapiMetaApiTest },
+		credentialTest: { ...SENDER_CREDENTIAL_TESTS, leadCapiMetaApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

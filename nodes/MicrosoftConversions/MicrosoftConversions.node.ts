@@ -1,23 +1,18 @@
 import type {
-	ICredentialsDecrypted,
-	ICredentialTestFunctions,
 	IExecuteFunctions,
-	INodeCredentialTestResult,
 	INodeExecutionData,
 	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import { Transport } from '../../shared';
 import {
 	MICROSOFT_UNKNOWN_CONSENT_DEFAULT,
 	microsoftAdapter,
-	probeMicrosoftCredential,
 	type MicrosoftConfig,
 	type MicrosoftEvent,
 } from '../../shared/platforms/microsoft';
-import { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest } from '../common/credentialTests';
+import { leadCapiMicrosoftApiTest, SENDER_CREDENTIAL_TESTS } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
@@ -27,7 +22,6 @@ import {
 	outboxProperties,
 } from '../common/descriptions';
 import { executeSender, type SenderSpec } from '../common/executeSender';
-import { credentialTestExecutor } from '../common/n8nExecutor';
 
 const microsoftSpec: SenderSpec<MicrosoftConfig, MicrosoftEvent> = {
 	adapter: microsoftAdapter,
@@ -52,26 +46,6 @@ const microsoftSpec: SenderSpec<MicrosoftConfig, MicrosoftEvent> = {
 		};
 	},
 };
-
-/** Posts an empty batch (records nothing) and tells a refused token from one that got through. */
-async function leadCapiMicrosoftApiTest(
-	this: ICredentialTestFunctions,
-	credential: ICredentialsDecrypted,
-): Promise<INodeCredentialTestResult> {
-	const data = credential.data ?? {};
-	const result = await probeMicrosoftCredential(
-		{
-			uetTagId: String(data.uetTagId ?? ''),
-			apiToken: String(data.apiToken ?? ''),
-			baseUrl: data.baseUrl ? String(data.baseUrl) : undefined,
-		},
-		new Transport({
-			executor: credentialTestExecutor(this),
-			retry: { maxRetries: 1, maxTotalMs: 15_000 },
-		}),
-	);
-	return { status: result.ok ? 'OK' : 'Error', message: result.message };
-}
 
 /** The standard events of the Event parameter (display name and the value sent). */
 const STANDARD_EVENTS: INodePropertyOptions[] = [
@@ -195,7 +169,7 @@ export class MicrosoftConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest, leadCapiMicrosoftApiTest },
+		credentialTest: { ...SENDER_CREDENTIAL_TESTS, leadCapiMicrosoftApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

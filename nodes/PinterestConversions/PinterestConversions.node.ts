@@ -1,16 +1,13 @@
 import type {
-	ICredentialsDecrypted,
-	ICredentialTestFunctions,
 	IExecuteFunctions,
-	INodeCredentialTestResult,
 	INodeExecutionData,
 	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import { pinterest, pinterestAdapter, Transport } from '../../shared';
-import { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest } from '../common/credentialTests';
+import { pinterest, pinterestAdapter } from '../../shared';
+import { leadCapiPinterestApiTest, SENDER_CREDENTIAL_TESTS } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
@@ -20,7 +17,6 @@ import {
 	outboxProperties,
 } from '../common/descriptions';
 import { executeSender, type SenderSpec } from '../common/executeSender';
-import { credentialTestExecutor } from '../common/n8nExecutor';
 
 const pinterestSpec: SenderSpec<pinterest.PinterestConfig, pinterest.PinterestEvent> = {
 	adapter: pinterestAdapter,
@@ -50,30 +46,6 @@ const pinterestSpec: SenderSpec<pinterest.PinterestConfig, pinterest.PinterestEv
 	},
 	eventName: pinterest.pinterestEventName,
 };
-
-/**
- * The credential test: one synthetic event sent with `?test=true` (validated by Pinterest, not
- * recorded), since a conversion token may not be allowed to read the ad account itself.
- */
-async function leadCapiPinterestApiTest(
-	this: ICredentialTestFunctions,
-	credential: ICredentialsDecrypted,
-): Promise<INodeCredentialTestResult> {
-	const data = credential.data ?? {};
-	const result = await pinterest.testPinterestCredentials(
-		{
-			adAccountId: String(data.adAccountId ?? ''),
-			accessToken: String(data.accessToken ?? ''),
-			baseUrl: data.baseUrl ? String(data.baseUrl) : undefined,
-		},
-		new Transport({
-			executor: credentialTestExecutor(this),
-			timeoutMs: 10_000,
-			retry: { maxRetries: 1, maxTotalMs: 15_000 },
-		}),
-	);
-	return { status: result.ok ? 'OK' : 'Error', message: result.message };
-}
 
 /** The standard events of the Event parameter (display name and the value sent). */
 const STANDARD_EVENTS: INodePropertyOptions[] = [
@@ -196,7 +168,7 @@ export class PinterestConversions implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest, leadCapiPinterestApiTest },
+		credentialTest: { ...SENDER_CREDENTIAL_TESTS, leadCapiPinterestApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -13,7 +13,7 @@ import {
 	type TiktokEvent,
 	type TiktokEventSource,
 } from '../../shared/platforms/tiktok';
-import { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest, leadCapiTiktokApiTest } from '../common/credentialTests';
+import { leadCapiTiktokApiTest, SENDER_CREDENTIAL_TESTS } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
@@ -182,7 +182,7 @@ export class TiktokEvents implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { leadCapiOutboxKeyTest, leadCapiRedisConnectionTest, leadCapiTiktokApiTest },
+		credentialTest: { ...SENDER_CREDENTIAL_TESTS, leadCapiTiktokApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,9 +1,10 @@
 import type {
+	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
-import { meta, outbox, testRedisConnection, tiktok, Transport } from '../../shared';
+import { meta, microsoft, outbox, pinterest, testRedisConnection, tiktok, Transport } from '../../shared';
 import { credentialTestExecutor } from './n8nExecutor';
 import { redisConfigFromCredentials } from './redisClients';
 
@@ -59,51 +60,75 @@ const testTransport = (ctx: ICredentialTestFunctions) =>
 	});
 
 const text = (value: unknown): string | undefined => (value ? String(value) : undefined);
+const required = (value: unknown): string => String(value ?? '');
 
 /**
- * Meta: reads the dataset with the token and says Meta's own reason when it refuses (e.g.
- * "Invalid OAuth access token - Cannot parse access token [code 190 …]"). Programmatic, not a
- * declarative `test` on the credential: for a non-2xx answer n8n shows only its generic status
- * message ("Bad request - please check your parameters"), never Meta's.
+ * A platform credential's test, the one way every platform's is made: the platform folder's own
+ * check (it calls the platform and says the platform's own reason when it refuses, e.g. Meta's
+ * "Invalid OAuth access token - Cannot parse access token [code 190 …]"), on the credential's
+ * fields, through n8n's request helper. Programmatic rather than a declarative `test` on the
+ * credential: for a non-2xx answer n8n shows only its generic status message ("Bad request -
+ * please check your parameters"), never the platform's. (The Google OAuth2 credentials keep a
+ * declarative test: only that way does n8n sign the request with the OAuth2 token and refresh
+ * it; their rules carry Google's reasons.)
  */
-export async function leadCapiMetaApiTest(
-	this: ICredentialTestFunctions,
-	credential: ICredentialsDecrypted,
-): Promise<INodeCredentialTestResult> {
-	const data = credential.data ?? {};
-	const result = await meta.testMetaCredentials(
-		{
-			pixelId: String(data.pixelId ?? ''),
-			accessToken: String(data.accessToken ?? ''),
-			appSecret: text(data.appSecret),
-			apiVersion: text(data.apiVersion),
-			baseUrl: text(data.baseUrl),
-		},
-		testTransport(this),
-	);
-	return { status: result.ok ? 'OK' : 'Error', message: result.message };
+function platformCredentialTest<Credentials>(
+	read: (data: ICredentialDataDecryptedObject) => Credentials,
+	check: (credentials: Credentials, transport: Transport) => Promise<{ ok: boolean; message: string }>,
+) {
+	return async function (
+		this: ICredentialTestFunctions,
+		credential: ICredentialsDecrypted,
+	): Promise<INodeCredentialTestResult> {
+		const result = await check(read(credential.data ?? {}), testTransport(this));
+		return { status: result.ok ? 'OK' : 'Error', message: result.message };
+	};
 }
 
+/** Meta: reads the dataset with the token (and appsecret_proof when an app secret is set). */
+export const leadCapiMetaApiTest = platformCredentialTest(
+	(data) => ({
+		pixelId: required(data.pixelId),
+		accessToken: required(data.accessToken),
+		appSecret: text(data.appSecret),
+		apiVersion: text(data.apiVersion),
+		baseUrl: text(data.baseUrl),
+	}),
+	meta.testMetaCredentials,
+);
+
+/** TikTok: posts to event/track with the pixel code and no events (records nothing). */
+export const leadCapiTiktokApiTest = platformCredentialTest(
+	(data) => ({
+		pixelCode: required(data.pixelCode),
+		accessToken: required(data.accessToken),
+		baseUrl: text(data.baseUrl),
+	}),
+	tiktok.testTiktokCredentials,
+);
+
 /**
- * TikTok: posts to event/track with the pixel code and no events (records nothing) and says
- * TikTok's own reason when it refuses the token or the pixel (e.g. "Access token is incorrect or
- * has been revoked. … [code 40105, request_id …]").
+ * Pinterest: one synthetic event sent with `?test=true` (validated by Pinterest, not recorded),
+ * since a conversion token may not be allowed to read the ad account itself.
  */
-export async function leadCapiTiktokApiTest(
-	this: ICredentialTestFunctions,
-	credential: ICredentialsDecrypted,
-): Promise<INodeCredentialTestResult> {
-	const data = credential.data ?? {};
-	const result = await tiktok.testTiktokCredentials(
-		{
-			pixelCode: String(data.pixelCode ?? ''),
-			accessToken: String(data.accessToken ?? ''),
-			baseUrl: text(data.baseUrl),
-		},
-		testTransport(this),
-	);
-	return { status: result.ok ? 'OK' : 'Error', message: result.message };
-}
+export const leadCapiPinterestApiTest = platformCredentialTest(
+	(data) => ({
+		adAccountId: required(data.adAccountId),
+		accessToken: required(data.accessToken),
+		baseUrl: text(data.baseUrl),
+	}),
+	(credentials, transport) => pinterest.testPinterestCredentials(credentials, transport),
+);
+
+/** Microsoft: posts an empty batch (records nothing) and tells a refused token from one that got through. */
+export const leadCapiMicrosoftApiTest = platformCredentialTest(
+	(data) => ({
+		uetTagId: required(data.uetTagId),
+		apiToken: required(data.apiToken),
+		baseUrl: text(data.baseUrl),
+	}),
+	microsoft.probeMicrosoftCredential,
+);
 
 /**
  * The outbox key has no remote side: this checks it can be used (16 characters or more) and
@@ -121,3 +146,6 @@ export async function leadCapiOutboxKeyTest(
 		return { status: 'Error', message: error instanceof Error ? error.message : String(error) };
 	}
 }
+
+/** The tests of the credentials every sender declares (senderCredentials in descriptions.ts). */
+export const SENDER_CREDENTIAL_TESTS = { leadCapiRedisConnectionTest, leadCapiOutboxKeyTest };

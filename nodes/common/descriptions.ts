@@ -1,4 +1,4 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeCredentialDescription, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { LEAD_RECORD_FIELDS } from '../../shared';
 
 /**
@@ -412,6 +412,26 @@ export const outboxProperties: INodeProperties[] = [
 			},
 		],
 		default: 'now',
+		displayOptions: { show: { dedupStore: ['redis'], retryLater: ['outbox'] } },
+	},
+];
+
+/**
+ * The credentials every sender declares after its platform's own (written in the node itself, so
+ * that n8n's lint sees its test): the dedup Redis when the dedup store is Redis, and the Outbox
+ * Key when retries go to the outbox. Their tests are SENDER_CREDENTIAL_TESTS (credentialTests.ts).
+ */
+export const SENDER_STORE_CREDENTIALS: INodeCredentialDescription[] = [
+	{
+		name: 'leadCapiRedisApi',
+		required: true,
+		testedBy: 'leadCapiRedisConnectionTest',
+		displayOptions: { show: { dedupStore: ['redis'] } },
+	},
+	{
+		name: 'leadCapiOutboxApi',
+		required: false,
+		testedBy: 'leadCapiOutboxKeyTest',
 		displayOptions: { show: { dedupStore: ['redis'], retryLater: ['outbox'] } },
 	},
 ];
