@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
@@ -6,6 +5,7 @@ import type {
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
+import { appSecretProof } from '../shared/platforms/meta/proof';
 
 /**
  * Meta dataset (pixel) + Conversions API access token. Tested by the Meta Conversions node
@@ -78,7 +78,7 @@ export class LeadCapiMetaApi implements ICredentialType {
 		const token = String(credentials.accessToken ?? '');
 		const qs: Record<string, string> = { ...(requestOptions.qs as Record<string, string>), access_token: token };
 		const appSecret = String(credentials.appSecret ?? '');
-		if (appSecret) qs.appsecret_proof = createHmac('sha256', appSecret).update(token).digest('hex');
+		if (appSecret) qs.appsecret_proof = appSecretProof(token, appSecret);
 		return { ...requestOptions, qs };
 	}
 }

@@ -4,7 +4,7 @@ import type {
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
-import type { HttpExecutor, HttpRequest, HttpResponse } from '../../shared';
+import { lowerCaseHeaders, type HttpExecutor, type HttpRequest, type HttpResponse } from '../../shared';
 
 /** One attempt as the core transport hands it to an executor. */
 export type Attempt = HttpRequest & { timeoutMs: number };
@@ -20,16 +20,6 @@ export interface N8nAttemptOptions {
 	 * `false`: n8n throws on an error status (so its own OAuth2 refresh-on-401 runs).
 	 */
 	ignoreHttpStatusErrors?: boolean;
-}
-
-function lowerHeaders(headers: unknown): Record<string, string> {
-	const out: Record<string, string> = {};
-	if (headers && typeof headers === 'object') {
-		for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
-			if (value !== undefined && value !== null) out[key.toLowerCase()] = String(value);
-		}
-	}
-	return out;
 }
 
 /**
@@ -93,7 +83,7 @@ export async function n8nAttempt(
 		) as IN8nHttpFullResponse;
 		return {
 			status: response.statusCode,
-			headers: lowerHeaders(response.headers),
+			headers: lowerCaseHeaders(response.headers),
 			data: response.body,
 		};
 	} catch (error) {
@@ -130,7 +120,7 @@ export function credentialTestExecutor(ctx: ICredentialTestFunctions): HttpExecu
 			})) as { statusCode: number; headers?: unknown; body?: unknown };
 			return {
 				status: response.statusCode,
-				headers: lowerHeaders(response.headers),
+				headers: lowerCaseHeaders(response.headers),
 				data: response.body ?? null,
 			};
 		} catch (error) {

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { lowerCaseHeaders } from './headers';
 
 export interface HttpRequest {
 	method: 'GET' | 'POST';
@@ -68,15 +69,6 @@ function decoded(res: http.IncomingMessage): Readable {
 	if (encoding === 'deflate') return res.pipe(zlib.createInflate());
 	if (encoding === 'br') return res.pipe(zlib.createBrotliDecompress());
 	return res;
-}
-
-/** Header names lower-cased, values as text (a repeated header joined with commas). */
-function lowerHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
-	const out: Record<string, string> = {};
-	for (const [key, value] of Object.entries(headers)) {
-		if (value !== undefined && value !== null) out[key.toLowerCase()] = String(value);
-	}
-	return out;
 }
 
 /** A body as the platforms answer it: JSON parsed, else the text as it came ('' when empty). */
@@ -160,7 +152,7 @@ function readResponse(
 	});
 	stream.on('error', reject);
 	stream.on('end', () =>
-		resolve({ status: res.statusCode ?? 0, headers: lowerHeaders(res.headers), data: parsedBody(chunks) }),
+		resolve({ status: res.statusCode ?? 0, headers: lowerCaseHeaders(res.headers), data: parsedBody(chunks) }),
 	);
 }
 

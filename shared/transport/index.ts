@@ -13,3 +13,4 @@ export type {
 } from './transport';
 export { backoffDelay, parseRetryAfter } from './backoff';
 export { scrubText, scrubValue } from './secrets';
+export { lowerCaseHeaders } from './headers';

@@ -3,7 +3,7 @@ import type { Transport } from '../../transport';
 import type { MetaConfig } from './config';
 import { META_DEFAULT_API_VERSION, META_GRAPH_BASE_URL } from './constants';
 import { classifyMetaResponse, readGraphError, type MetaGraphError } from './errors';
-import { appSecretProof } from './sender';
+import { appSecretProof } from './proof';
 
 export type MetaCredentials = Pick<
 	MetaConfig,

@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { sendIsolating, type ChunkAttempt } from '../../dispatch/isolate';
 import type { SendHooks, SendOutcome } from '../../dispatch/types';
 import type { HttpRequest, Transport } from '../../transport';
@@ -16,10 +15,7 @@ import {
 	readGraphError,
 } from './errors';
 import type { MetaServerEvent } from './payload';
-
-export function appSecretProof(accessToken: string, appSecret: string): string {
-	return createHmac('sha256', appSecret).update(accessToken, 'utf8').digest('hex');
-}
+import { appSecretProof } from './proof';
 
 export function metaEventsUrl(config: MetaConfig): string {
 	const base = (config.baseUrl || META_GRAPH_BASE_URL).replace(/\/+$/, '');
