@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import Redis, { Cluster, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { backoffDelay } from '../transport/backoff';
 
 /** One `host:port` of a Sentinel or a cluster node. */
 export interface RedisAddress {
@@ -172,8 +173,11 @@ export function describeRedis(config: RedisConnectionConfig): string {
 	return `Redis ${e.tls ? '(TLS) ' : ''}at ${formatAddress(e)}${database}`;
 }
 
-/** Keep reconnecting in the background (capped backoff) so a recovered Redis is picked up. */
-const backoff = (times: number) => Math.min(times * 200, 2_000);
+/**
+ * Keep reconnecting in the background so a recovered Redis is picked up: the package's backoff,
+ * from 200 ms up to 2 s between attempts (half to all of each step, so many clients spread out).
+ */
+const backoff = (times: number) => backoffDelay(times, { baseDelayMs: 200, maxDelayMs: 2_000, minShare: 0.5 });
 
 function tlsOptions(config: RedisCommonConfig, servername?: string): ConnectionOptions {
 	const options: ConnectionOptions = { rejectUnauthorized: !config.allowUnauthorizedCerts };

@@ -1,5 +1,7 @@
+import { backoffDelay } from '../transport/backoff';
+
 /**
- * When an outbox entry is tried next: exponential backoff with jitter (between half and all of
+ * When an outbox entry is tried next: the package's backoff (between half and all of
  * base·2^(attempts-1), capped), or the platform's Retry-After when it asked for longer.
  */
 export const OUTBOX_BASE_DELAY_MS = 60_000;
@@ -9,12 +11,12 @@ export function nextTryDelayMs(
 	attempts: number,
 	options: { retryAfterMs?: number; random?: () => number; baseMs?: number; maxMs?: number } = {},
 ): number {
-	const base = options.baseMs ?? OUTBOX_BASE_DELAY_MS;
-	const max = options.maxMs ?? OUTBOX_MAX_DELAY_MS;
-	const exponent = Math.min(Math.max(attempts, 1) - 1, 30);
-	const ceiling = Math.min(max, base * 2 ** exponent);
-	const random = options.random ?? Math.random;
-	const jittered = Math.round(ceiling / 2 + random() * (ceiling / 2));
+	const jittered = backoffDelay(Math.max(attempts, 1), {
+		baseDelayMs: options.baseMs ?? OUTBOX_BASE_DELAY_MS,
+		maxDelayMs: options.maxMs ?? OUTBOX_MAX_DELAY_MS,
+		minShare: 0.5,
+		random: options.random,
+	});
 	const retryAfter = options.retryAfterMs;
 	return retryAfter !== undefined && retryAfter > jittered ? Math.round(retryAfter) : jittered;
 }

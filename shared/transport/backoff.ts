@@ -1,16 +1,30 @@
-/** Exponential backoff with full jitter, and Retry-After parsing. */
+/**
+ * The one backoff of the package: exponential with jitter, and Retry-After parsing. The transport
+ * (retries within a run), the outbox (the next try of a queued event) and the Redis client
+ * (reconnects) all wait with backoffDelay, each with its own base, cap and least share.
+ */
 
 export interface BackoffOptions {
 	baseDelayMs: number;
 	maxDelayMs: number;
+	/**
+	 * The least delay as a share of the attempt's ceiling (0.5: between half and all of it).
+	 * Unset: the least delay is `baseDelayMs`.
+	 */
+	minShare?: number;
 	random?: () => number;
 }
 
-/** Delay before retry number `attempt` (1-based): uniform in [base, min(max, base·2^(attempt-1))]. */
+/**
+ * Delay before retry number `attempt` (1-based): the ceiling is min(max, base·2^(attempt-1)); the
+ * delay is uniform between its floor (minShare·ceiling, else base) and the ceiling.
+ */
 export function backoffDelay(attempt: number, options: BackoffOptions): number {
 	const random = options.random ?? Math.random;
-	const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** Math.max(0, attempt - 1));
-	return Math.round(options.baseDelayMs + random() * Math.max(0, ceiling - options.baseDelayMs));
+	const exponent = Math.min(Math.max(0, attempt - 1), 30);
+	const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** exponent);
+	const floor = Math.min(ceiling, options.minShare === undefined ? options.baseDelayMs : options.minShare * ceiling);
+	return Math.round(floor + random() * Math.max(0, ceiling - floor));
 }
 
 /**
