@@ -2,6 +2,7 @@ import type { DestinationStats, StatsIncrements } from '../stats/stats';
 import type { RefusalIncrement, RefusedCaptures } from '../stats/refusals';
 import type { LedgerWrite } from '../ledger/types';
 import type { Platform } from '../types';
+import { readClientKey } from '../clientKey';
 
 /**
  * Outcome of claiming one key:
@@ -176,12 +177,6 @@ export function dedupKey(
  */
 export function namespacedPrefix(prefix: string | undefined, clientKey: string | undefined): string {
 	const base = prefix || DEFAULT_KEY_PREFIX;
-	const client = (clientKey ?? '').trim();
-	if (!client) return base;
-	if (!/^[A-Za-z0-9_.-]{1,64}$/.test(client)) {
-		throw new Error(
-			`client key "${client.slice(0, 70)}" must be 1-64 letters, digits, dots, dashes or underscores`,
-		);
-	}
-	return `${base}:${client}`;
+	const client = readClientKey(clientKey);
+	return client ? `${base}:${client}` : base;
 }

@@ -1,4 +1,4 @@
-import { namespacedPrefix } from '../dedup/types';
+import { readClientKey } from '../clientKey';
 import { hashSha256 } from '../identity/hash';
 
 /**
@@ -22,18 +22,6 @@ export function deriveEventId(
 	const client = readClientKey(clientKey);
 	const parts = `${destinationId}|${eventName}|${recordId}`;
 	return hashSha256(client ? `client:${client}|${parts}` : parts);
-}
-
-/**
- * An agency's Client Key, trimmed; undefined when empty. Throws (a configuration error, for the
- * node to raise) when it is not 1-64 letters, digits, dots, dashes or underscores: the same rule
- * the dedup key prefix applies, so a key is valid everywhere or nowhere.
- */
-export function readClientKey(raw: unknown): string | undefined {
-	const key = typeof raw === 'string' ? raw.trim() : raw == null ? '' : String(raw).trim();
-	if (!key) return undefined;
-	namespacedPrefix(undefined, key);
-	return key;
 }
 
 /**

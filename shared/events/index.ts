@@ -1,4 +1,5 @@
-export { deriveEventId, readClientKey, readRecordId, recordIdProblem } from './eventId';
+export { deriveEventId, readRecordId, recordIdProblem } from './eventId';
+export { readClientKey } from '../clientKey';
 export { resolveEventTime, parseTimeMs, describeWindow } from './eventTime';
 export type {
 	EventWindowPolicy,
