@@ -35,6 +35,7 @@ export { parseFormBody } from './body';
 export { leadgenVerification } from './sources/metaLeadgen';
 export { isPublicIp } from './visitor';
 export * from './scriptProtocol';
+export { readLeadRecord } from './input';
 
 /** Bodies above this are refused (413) unless the node sets another limit. */
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;

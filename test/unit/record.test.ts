@@ -1,4 +1,5 @@
-import { LEAD_RECORD_FIELDS, readLeadRecord, withRecordFields } from '../../shared/record';
+import { readLeadRecord } from '../../shared/capture/input';
+import { LEAD_RECORD_FIELDS, withRecordFields } from '../../shared/record';
 
 describe('readLeadRecord', () => {
 	it.each([

@@ -1,4 +1,4 @@
-import { readLeadRecord } from '../../../shared/record';
+import { readLeadRecord } from '../../../shared/capture/input';
 
 const base = {
 	id: '987654321098765',
