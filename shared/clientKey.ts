@@ -17,3 +17,6 @@ export function readClientKey(raw: unknown): string | undefined {
 	}
 	return key;
 }
+
+/** The prefix of every Redis key the package writes (dedup, stage ledger, outbox) when none is set. */
+export const DEFAULT_KEY_PREFIX = 'leadcapi';

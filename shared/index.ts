@@ -17,6 +17,14 @@ export * as microsoft from './platforms/microsoft';
 export { microsoftAdapter } from './platforms/microsoft';
 export * as google from './platforms/google';
 export { googleAdapter } from './platforms/google';
+export {
+	DEFAULT_STAGE_ADJUSTMENTS,
+	LEDGER_ORIGINAL,
+	NO_ORIGINAL_IN_LEDGER,
+	originalFromLedger,
+	stageAdjustment,
+	type StageAdjustments,
+} from './platforms/google/ledgerOriginal';
 export * from './record';
 export * from './captureLog';
 export * from './capture';
@@ -24,6 +32,7 @@ export * from './capture/browser';
 export * from './rules';
 export { PLATFORM_ADAPTERS } from './platforms';
 export * from './stats';
+export * from './health';
 export * from './ledger';
 export { joinSentences } from './sentences';
 export * as outbox from './outbox';

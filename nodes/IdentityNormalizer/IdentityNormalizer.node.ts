@@ -262,7 +262,7 @@ export class IdentityNormalizer implements INodeType {
 
 /**
  * Meta datasets that received Conversion Leads (CRM) events get `conversion_leads`: Meta's own
- * checklist against the stage ledger (shared/stats/conversionLeads.ts). A dataset with CRM leads
+ * checklist against the stage ledger (shared/health/conversionLeads.ts). A dataset with CRM leads
  * but no send in the window gets an item of its own (zero counts): a stopped upload is what the
  * check is for. `own`: only these datasets (the report's workflow scope).
  */

@@ -11,7 +11,7 @@ import {
 	DEFAULT_SENTINEL_PORT,
 	parseRedisAddresses,
 	type RedisClient,
-} from '../../shared/dedup/redisClient';
+} from '../../shared/redis/client';
 
 /**
  * One Redis connection per credential, reused across executions of this n8n process (as n8n's

@@ -1,9 +1,9 @@
-import { waitForReady, type RedisClient } from '../dedup/redisClient';
-import { explainOutOfMemory } from '../dedup/memoryReport';
+import { waitForReady, type RedisClient } from '../redis/client';
+import { explainOutOfMemory } from '../redis/memory';
 import type { LeadRecord } from '../types';
 import { DEFAULT_MAX_ENTRY_BYTES, MIN_MAX_ENTRY_BYTES } from './limits';
 import { captureLogEntry } from './entry';
-import { captureLogSize, entryCost, ENTRY_OVERHEAD_BYTES, ENTRY_ROUNDING } from './size';
+import { captureLogSize, entryCost, ENTRY_OVERHEAD_BYTES, ENTRY_ROUNDING } from '../redis/logSize';
 import type { EntryCut, RedactedRecord, RedactOptions } from './types';
 
 export const CAPTURE_LOG_WINDOW_MS = 7 * 24 * 3600 * 1000;

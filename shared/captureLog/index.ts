@@ -10,7 +10,7 @@ export type { CaptureLogAppend, CaptureLogEntry, CaptureLogOptions } from './cap
 export { boundEntry } from './bounds';
 export { DEFAULT_MAX_ENTRY_BYTES } from './limits';
 export { captureLogEntry } from './entry';
-export { captureLogSize, entryCost, ENTRY_OVERHEAD_BYTES } from './size';
+export { captureLogSize, entryCost, ENTRY_OVERHEAD_BYTES } from '../redis/logSize';
 export { redactForLog } from './redact';
 export { DEFAULT_LOG_LOCATION } from './types';
 export type { BoundedEntry, EntryCut, LogLocation, RedactedRecord, RedactOptions } from './types';

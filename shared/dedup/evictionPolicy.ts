@@ -1,6 +1,6 @@
 import type Redis from 'ioredis';
-import { formatBytes } from './memoryReport';
-import { isClusterClient, type RedisClient } from './redisClient';
+import { formatBytes } from '../redis/memory';
+import { isClusterClient, type RedisClient } from '../redis/client';
 
 /**
  * Whether Redis may evict the dedup markers. A *sent* marker is what stops a re-run from sending

@@ -16,8 +16,8 @@ export {
 	DEFAULT_REDIS_CONNECT_TIMEOUT_MS,
 	DEFAULT_REDIS_COMMAND_TIMEOUT_MS,
 	DEFAULT_SENTINEL_PORT,
-} from './redisClient';
-export type * from './redisClient';
+} from '../redis/client';
+export type * from '../redis/client';
 export {
 	assessEvictionPolicy,
 	checkEvictionPolicy,
@@ -27,4 +27,4 @@ export {
 	EVICTION_ADVICE,
 } from './evictionPolicy';
 export type { EvictionCheck } from './evictionPolicy';
-export { describeRedisMemory, explainOutOfMemory, isOutOfMemory, keyFamily } from './memoryReport';
+export { describeRedisMemory, explainOutOfMemory, isOutOfMemory, keyFamily } from '../redis/memory';

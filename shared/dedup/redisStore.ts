@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
-import { describeRedisTrouble, isClusterClient, waitForReady, type RedisClient } from './redisClient';
-import { explainOutOfMemory } from './memoryReport';
+import { describeRedisTrouble, isClusterClient, waitForReady, type RedisClient } from '../redis/client';
+import { explainOutOfMemory } from '../redis/memory';
 import {
 	recentBuckets,
 	summarizeStats,

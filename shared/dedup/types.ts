@@ -2,7 +2,7 @@ import type { DestinationStats, StatsIncrements } from '../stats/stats';
 import type { RefusalIncrement, RefusedCaptures } from '../stats/refusals';
 import type { LedgerWrite } from '../ledger/types';
 import type { Platform } from '../types';
-import { readClientKey } from '../clientKey';
+import { DEFAULT_KEY_PREFIX, readClientKey } from '../clientKey';
 
 /**
  * Outcome of claiming one key:
@@ -146,7 +146,7 @@ export class DedupStoreError extends Error {
 	}
 }
 
-export const DEFAULT_KEY_PREFIX = 'leadcapi';
+export { DEFAULT_KEY_PREFIX };
 /**
  * A claim is a lease: its run renews it while it works on the event (every third of this), so
  * it outlives any split batch or retry, and a crashed run's claims expire this soon after it.

@@ -1,12 +1,12 @@
-import { consultLedger } from '../ledger/stage';
+import { consultLedger } from './ledgerStage';
 import { claimBatch } from './claim';
 import { keptFacts } from './keep';
 import { applyLeaseLoss, leaseHooks } from './leaseHooks';
 import { prepareEvent } from './prepare';
 import type { Candidate, RunState } from './runState';
-import { applySendOutcomes, sendChunk, type SettlePlan } from './send';
+import { applySendOutcomes, sendChunk } from './send';
+import type { SettlePlan, DedupState, SendOutcome } from './types';
 import { settleBatch, startSettleRetry } from './settle';
-import type { DedupState, SendOutcome } from './types';
 
 /**
  * One platform-sized batch through claim → prepare → send → settle: two round trips to the

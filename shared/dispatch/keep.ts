@@ -1,5 +1,5 @@
 import { stageOf } from '../ledger';
-import { candidateLedgerWrite, ledgerWrites } from '../ledger/stage';
+import { candidateLedgerWrite, ledgerWrites } from './ledgerStage';
 import type { LedgerWrite } from '../ledger/types';
 import type { Candidate, RunState } from './runState';
 import type { KeptFacts, SendOutcome } from './types';

@@ -1,8 +1,7 @@
 import { settleLedgerWrites } from './keep';
 import type { LeaseLoss } from './lease';
 import type { Candidate, RunState } from './runState';
-import type { SettlePlan } from './send';
-import type { SendHooks, SendOutcome } from './types';
+import type { SettlePlan, SendHooks, SendOutcome } from './types';
 
 /**
  * What the send stage lets a splitting sender (sendIsolating) do under the run's lease: before

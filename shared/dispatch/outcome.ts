@@ -1,64 +1,25 @@
-import { GOOGLE_DROPS_RESENT_EVENT_ID } from '../platforms/google/constants';
-import { META_DROPS_RESENT_EVENT_ID } from '../platforms/meta/constants';
-import { MICROSOFT_DROPS_RESENT_EVENT_ID } from '../platforms/microsoft/constants';
-import { PINTEREST_DROPS_RESENT_EVENT_ID } from '../platforms/pinterest/constants';
-import { TIKTOK_DROPS_RESENT_EVENT_ID } from '../platforms/tiktok/constants';
+import type { PlatformAdapter, ResendDedup, SendOutcome } from '../platforms/contract';
 import type { Platform } from '../types';
-import type { SendOutcome } from './types';
+import type { UnknownOutcomePolicy } from './types';
 
-/**
- * Whether a platform drops a second copy of an event it already has, sent server to server with
- * the same id — what makes resending an event whose outcome is unknown safe. The flag lives in
- * each platform's constants; sources and wording: docs/dedup.md#unknown-outcomes.
- */
-export const RESEND_DEDUP: Readonly<Record<Platform, { dedups: boolean; note: string }>> = {
-	meta: {
-		dedups: META_DROPS_RESENT_EVENT_ID,
-		note: 'Meta documents event_id + event_name deduplication between the pixel and the Conversions API, not between two server events (UNCONFIRMED)',
-	},
-	pinterest: {
-		dedups: PINTEREST_DROPS_RESENT_EVENT_ID,
-		note: 'Pinterest documents event_id deduplication between the tag and the API, not between two API events (UNCONFIRMED)',
-	},
-	tiktok: {
-		dedups: TIKTOK_DROPS_RESENT_EVENT_ID,
-		note: 'TikTok drops an Events API event with the same event and event_id within 48 hours',
-	},
-	google: {
-		dedups: GOOGLE_DROPS_RESENT_EVENT_ID,
-		note: 'Google refuses a second conversion with the same order id (ORDER_ID_ALREADY_IN_USE, then reported duplicate); Data Manager treats the same transaction id as the same event',
-	},
-	microsoft: {
-		dedups: MICROSOFT_DROPS_RESENT_EVENT_ID,
-		note: 'Microsoft documents no deduplication by eventId between two API events (UNCONFIRMED)',
-	},
-};
 
-/**
- * The sender option "After an Unknown Outcome": `auto` resends only where the platform drops a
- * resend of the same id, `hold` never resends, `resend` always does (and takes held events).
- */
-export type UnknownOutcomePolicy = 'auto' | 'hold' | 'resend';
+/** What the outcome rules read of an adapter: its name and whether it drops a resend (ResendDedup). */
+type ResendFacts = Pick<PlatformAdapter<unknown, unknown>, 'platform' | 'resendDedup'>;
 
 /** Whether events whose outcome is unknown are resent (in-run by the transport, and by re-runs). */
-export function resendsUnknown(platform: Platform, policy: UnknownOutcomePolicy = 'auto'): boolean {
+export function resendsUnknown(resend: ResendDedup, policy: UnknownOutcomePolicy = 'auto'): boolean {
 	if (policy === 'hold') return false;
-	return policy === 'resend' || RESEND_DEDUP[platform].dedups;
+	return policy === 'resend' || resend.dedups;
 }
 
 /**
  * A failure after which nobody knows whether the platform has the event: the request went out
- * and no answer came back (timed out, connection reset or closed mid-answer). A refused
+ * and no answer came back (timed out, connection reset or closed mid-answer), as the transport
+ * saw it and the platform's sender carried it (failedSend's `outcomeUnknown`). A refused
  * connection or an unknown host never reached the platform: not unknown.
  */
 export function isUnknownOutcome(outcome: SendOutcome): boolean {
-	return (
-		outcome.status === 'failed' &&
-		outcome.retryable &&
-		/no response within \d+ ms|network error (?:ECONNRESET|EPIPE|UND_ERR_SOCKET)\b|socket hang up|the request may have reached the platform/i.test(
-			outcome.error,
-		)
-	);
+	return outcome.status === 'failed' && outcome.retryable && outcome.outcomeUnknown === true;
 }
 
 const UNKNOWN_HEAD = (platform: Platform) =>
@@ -71,10 +32,11 @@ const UNKNOWN_HEAD = (platform: Platform) =>
  * holds it).
  */
 export function unknownOutcomeWarning(
-	platform: Platform,
-	next: 'resend' | 'hold' | 'unheld' = RESEND_DEDUP[platform].dedups ? 'resend' : 'hold',
+	adapter: ResendFacts,
+	next: 'resend' | 'hold' | 'unheld' = adapter.resendDedup.dedups ? 'resend' : 'hold',
 ): string {
-	const { dedups, note } = RESEND_DEDUP[platform];
+	const { platform } = adapter;
+	const { dedups, note } = adapter.resendDedup;
 	if (next === 'hold') return `${UNKNOWN_HEAD(platform)} ${HELD_ADVICE(platform)}: ${note}`;
 	if (next === 'unheld') {
 		return `${UNKNOWN_HEAD(platform)} It was not resent in this run (${platform} may count a resend twice), but no dedup claim holds it (dedup off or bypassed): a re-run sends it again with the same event id. Check the platform's events manager for its event id before re-running: ${note}`;

@@ -71,7 +71,7 @@ export function startRun<Config, Payload>(
 ): RunState<Config, Payload> {
 	const clock = options.clock ?? Date.now;
 	const claimTtlMs = options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS;
-	const resendUnknown = resendsUnknown(options.adapter.platform, options.afterUnknownOutcome);
+	const resendUnknown = resendsUnknown(options.adapter.resendDedup, options.afterUnknownOutcome);
 	return {
 		options,
 		adapter: options.adapter,

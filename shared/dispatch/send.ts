@@ -1,8 +1,8 @@
-import { WITHHELD } from './isolate';
+import { WITHHELD } from '../platforms/isolate';
 import { applyLeaseLoss } from './leaseHooks';
 import { isUnknownOutcome, unknownOutcomeWarning } from './outcome';
 import { errorMessage, type Candidate, type RunState } from './runState';
-import type { SendHooks, SendOutcome } from './types';
+import type { SendHooks, SendOutcome, SettlePlan } from './types';
 
 /** Lets pending I/O (a request just started, a response that arrived) run between CPU work. */
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -70,13 +70,6 @@ function askedToWait(run: RunState<unknown, unknown>): {
 	};
 }
 
-/** The keys a settle commits (acknowledged), holds (unknown outcome, not resent) and releases. */
-export interface SettlePlan {
-	commit: string[];
-	release: string[];
-	hold?: string[];
-}
-
 /**
  * Writes each event's send outcome on its result and sorts its key: acknowledged events
  * (`sent`, platform-side `duplicate`) to commit — unless committed already while the sender
@@ -132,7 +125,7 @@ function applyUnknownOutcome(
 	// Only a claim of this run can become a held marker (not with dedup off, or bypassed).
 	const hold = !run.resendUnknown && r.dedup === 'claimed';
 	const next = run.resendUnknown ? 'resend' : hold ? 'hold' : 'unheld';
-	r.warnings.push(unknownOutcomeWarning(run.adapter.platform, next));
+	r.warnings.push(unknownOutcomeWarning(run.adapter, next));
 	if (!hold) {
 		r.retryable = true;
 		into.release.push(c.key);

@@ -1,7 +1,6 @@
 import { settleLedgerWrites } from './keep';
 import { errorMessage, statsOf, type Candidate, type RunState } from './runState';
-import type { SettlePlan } from './send';
-import type { ItemResult } from './types';
+import type { SettlePlan, ItemResult } from './types';
 
 /** Where a batch's settle stands: when its claims were made, what its retries waited, whether to count it. */
 export interface SettleRetry {

@@ -1,7 +1,6 @@
 import { parseTimeMs } from '../events/eventTime';
 import type { LeadRecord } from '../types';
 import type { LedgerEntry, LedgerWrite } from './types';
-import { META_LEAD_ID_ATTRIBUTE } from '../platforms/meta/constants';
 
 /** Ids a later adjustment or stage event may need; click ids are not personal data. */
 const ID_FIELDS = ['gclid', 'gbraid', 'wbraid', 'fbclid', 'fbc', 'ttclid', 'msclkid', 'epik'];
@@ -56,6 +55,8 @@ export function ledgerWriteFor(input: {
 	sentAt?: number;
 	/** A Meta Conversion Leads (CRM) event: the lead is marked `src: crm` for the health report. */
 	crm?: boolean;
+	/** The record attribute the platform's adapter names its lead id in (PlatformAdapter.leadIdAttribute). */
+	leadIdAttribute?: string;
 }): LedgerWrite {
 	const { record, eventName, eventId } = input;
 	const eventTime = String(input.eventTime);
@@ -73,9 +74,10 @@ export function ledgerWriteFor(input: {
 		const value = click[field];
 		if (typeof value === 'string' && value.trim() !== '') setIfAbsent[`id:${field}`] = value.trim();
 	}
-	// Meta's lead id where the Meta sources put it (attributes.meta_lead_id), else a generic lead_id.
+	// The platform's lead id where its adapter says its sources put it, else a generic lead_id.
 	const attributes = (record.attributes ?? {}) as Record<string, unknown>;
-	const leadId = attributes[META_LEAD_ID_ATTRIBUTE] ?? attributes['lead_id'];
+	const own = input.leadIdAttribute !== undefined ? attributes[input.leadIdAttribute] : undefined;
+	const leadId = own ?? attributes['lead_id'];
 	if (typeof leadId === 'string' || typeof leadId === 'number') {
 		setIfAbsent['id:lead_id'] = String(leadId);
 	}

@@ -1,4 +1,4 @@
-import { DEFAULT_KEY_PREFIX } from '../dedup/types';
+import { DEFAULT_KEY_PREFIX } from '../clientKey';
 import { hashSha256 } from '../identity/hash';
 import type { Platform } from '../types';
 

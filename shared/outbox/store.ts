@@ -1,6 +1,6 @@
-import { isClusterClient, type RedisClient } from '../dedup/redisClient';
+import { isClusterClient, type RedisClient } from '../redis/client';
 import type { KeptLedgerWrite } from '../dispatch/types';
-import { DEFAULT_KEY_PREFIX } from '../dedup/types';
+import { DEFAULT_KEY_PREFIX } from '../clientKey';
 import type { Platform } from '../types';
 
 /** One outbox: a client's (key prefix) queue for one platform destination. */

@@ -1,4 +1,4 @@
-import type { PlatformAdapter } from '../dispatch/types';
+import type { PlatformAdapter } from './contract';
 import type { Platform } from '../types';
 import { googleAdapter } from './google';
 import { metaAdapter } from './meta';

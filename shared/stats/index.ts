@@ -1,3 +1,2 @@
 export * from './stats';
 export * from './refusals';
-export * from './conversionLeads';

@@ -1,4 +1,3 @@
-import type { ConversionLeadsHealth } from './conversionLeads';
 import type { Platform } from '../types';
 
 /**
@@ -321,4 +320,37 @@ export function workflowDestinationMarks(
 		increments: { items },
 		ttlMs: STATS_TTL_MS,
 	}));
+}
+
+/**
+ * Meta Conversion Leads health in a Health Report item (read by shared/health/conversionLeads.ts).
+ */
+/** One check: its figure, Meta's threshold in words, and whether Meta states it. */
+export interface ConversionLeadsCheck {
+	check:
+		| 'stages_seen'
+		| 'days_of_data'
+		| 'upload_frequency'
+		| 'leads_with_events'
+		| 'lead_id_coverage'
+		| 'stage_within_28_days'
+		| 'conversion_rate';
+	pass: boolean;
+	value: number | string | null;
+	threshold: string;
+	/** `meta`: Meta's documents state the threshold; `unconfirmed`: they are silent (ours). */
+	basis: 'meta' | 'unconfirmed';
+	detail: string;
+}
+
+export interface ConversionLeadsHealth {
+	/** CRM leads read from the ledger (all of them unless `sampled`). */
+	leads: number;
+	sampled: boolean;
+	/** The stage most leads started with (their first event): the initial lead stage. */
+	initial_stage: string | null;
+	/** Each stage seen: leads that reached it, their share of all leads, median days from creation. */
+	stages: Record<string, { leads: number; share: number; median_days: number | null }>;
+	pass: boolean;
+	checks: ConversionLeadsCheck[];
 }

@@ -18,7 +18,7 @@ import {
 	waitForReady,
 	type RedisClient,
 	type RedisClusterConfig,
-} from '../../shared/dedup/redisClient';
+} from '../../shared/redis/client';
 import { leadCapiRedisConnectionTest } from '../../nodes/common/credentialTests';
 import { redisConfigFromCredentials } from '../../nodes/common/redisClients';
 import { webLead } from '../support/leads';

@@ -8,7 +8,7 @@ import {
 	type DispatchItem,
 	type meta,
 } from '../../shared';
-import { createRedisClient, type RedisClient } from '../../shared/dedup/redisClient';
+import { createRedisClient, type RedisClient } from '../../shared/redis/client';
 import { leadCapiRedisConnectionTest } from '../../nodes/common/credentialTests';
 import { redisConfigFromCredentials } from '../../nodes/common/redisClients';
 import { webLead } from '../support/leads';

@@ -13,7 +13,7 @@ import {
 	createRedisClient,
 	type RedisClient,
 	type RedisSentinelConfig,
-} from '../../shared/dedup/redisClient';
+} from '../../shared/redis/client';
 import { leadCapiRedisConnectionTest } from '../../nodes/common/credentialTests';
 import { webLead } from '../support/leads';
 import { uniquePrefix } from '../support/redisClient';

@@ -13,7 +13,7 @@ import {
 	createRedisClient,
 	redisClientOptions,
 	type RedisClient,
-} from '../../shared/dedup/redisClient';
+} from '../../shared/redis/client';
 import { leadCapiRedisConnectionTest } from '../../nodes/common/credentialTests';
 import { redisConfigFromCredentials } from '../../nodes/common/redisClients';
 import { webLead } from '../support/leads';

@@ -1,4 +1,5 @@
 import {
+	meta,
 	deriveEventId,
 	dispatch,
 	sendIsolating,
@@ -22,6 +23,7 @@ function recordingPlatform(answer: (payloads: string[]) => SendOutcome[] | Promi
 		eventNameByState: { partial: 'P', lead: 'Lead', contact: 'C', schedule: 'S', registration: 'R', purchase: 'B' },
 		maxBatchSize: 3,
 		eventTimeWindow: { platform: 'Test', seconds: 7 * 86400, basis: 'documented' },
+		resendDedup: meta.META_RESEND_DEDUP,
 		destinationId: (c) => c.destination,
 		userData: (user) => ({ data: user.values, matchKeys: user.matchKeys }),
 		buildEvent: (ctx) =>

@@ -3,7 +3,7 @@ import type {
 	BuildOutcome,
 	PlatformAdapter,
 	SendOutcome,
-} from '../../dispatch/types';
+} from '../contract';
 import { deriveEventId, readRecordId, readValue } from '../../events';
 import type { HttpRequest, Transport } from '../../transport';
 import type { GoogleAdsConfig } from './config';
@@ -12,8 +12,7 @@ import {
 	GOOGLE_ADJUSTMENT_WINDOW_SECONDS,
 	GOOGLE_EVENT_BY_STATE,
 	GOOGLE_MAX_CONVERSIONS_PER_REQUEST,
-	GOOGLE_REQUEST_TIMEOUT_MS,
-} from './constants';
+	GOOGLE_REQUEST_TIMEOUT_MS, GOOGLE_RESEND_DEDUP } from './constants';
 import { classifyAdjustmentRowError } from './errors';
 import { googleUserData } from './payload';
 import { googleAdsApiRoot, googleAdsHeaders, sendGoogleUpload, type UploadReading } from './sender';
@@ -197,6 +196,7 @@ export function googleAdjustmentAdapter(
 		eventNameByState: GOOGLE_EVENT_BY_STATE,
 		maxBatchSize: GOOGLE_MAX_CONVERSIONS_PER_REQUEST,
 		eventTimeWindow: GOOGLE_ADJUSTMENT_TIME_WINDOW,
+		resendDedup: GOOGLE_RESEND_DEDUP,
 		adjusts: true,
 		destinationId: (config) => config.conversionAction,
 		userData: googleUserData,

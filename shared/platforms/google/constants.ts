@@ -1,4 +1,4 @@
-import type { BuildOutcome } from '../../dispatch/types';
+import type { BuildOutcome, ResendDedup } from '../contract';
 import type { ConsentRegion, LeadConsentReading } from '../../events/consent';
 import type { EventTimeWindow } from '../../events/eventTime';
 import type { LeadState } from '../../types';
@@ -154,4 +154,7 @@ export const GOOGLE_ADJUSTMENT_TIME_WINDOW: EventTimeWindow = {
  * the same order id is refused ORDER_ID_ALREADY_IN_USE (reported duplicate), and Data Manager
  * treats the same transaction id as the same event (docs/dedup.md#unknown-outcomes).
  */
-export const GOOGLE_DROPS_RESENT_EVENT_ID = true;
+export const GOOGLE_RESEND_DEDUP: ResendDedup = {
+	dedups: true,
+	note: 'Google refuses a second conversion with the same order id (ORDER_ID_ALREADY_IN_USE, then reported duplicate); Data Manager treats the same transaction id as the same event',
+};

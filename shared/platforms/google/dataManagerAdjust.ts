@@ -1,11 +1,11 @@
-import type { PlatformAdapter } from '../../dispatch/types';
+import type { PlatformAdapter } from '../contract';
 import {
 	adjustmentRefusal,
 	adjustmentSeconds,
 	originalTransactionId,
 	type GoogleAdjustment,
 } from './adjustments';
-import { GOOGLE_ADJUSTMENT_TIME_WINDOW } from './constants';
+import { GOOGLE_ADJUSTMENT_TIME_WINDOW, GOOGLE_RESEND_DEDUP } from './constants';
 import type { DataManagerEvent } from './dataManagerPayload';
 import { buildDataManagerEvent } from './dataManagerPayload';
 import { dataManagerDestinationId, type GoogleDataManagerConfig } from './dataManagerConfig';
@@ -41,6 +41,7 @@ export function dataManagerRestatementAdapter(
 	return {
 		...base,
 		eventTimeWindow: GOOGLE_ADJUSTMENT_TIME_WINDOW,
+		resendDedup: GOOGLE_RESEND_DEDUP,
 		adjusts: true,
 		buildEvent(context, config) {
 			const nowMs = now();

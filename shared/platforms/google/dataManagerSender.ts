@@ -1,5 +1,5 @@
-import { sendIsolating, type ChunkAttempt } from '../../dispatch/isolate';
-import type { SendOutcome } from '../../dispatch/types';
+import { sendIsolating, type ChunkAttempt } from '../isolate';
+import type { SendOutcome } from '../contract';
 import type { HttpRequest, Transport } from '../../transport';
 import {
 	DATA_MANAGER_BASE_URL,
@@ -19,6 +19,7 @@ import {
 	type DataManagerFieldViolation,
 } from './dataManagerErrors';
 import type { DataManagerEvent } from './dataManagerPayload';
+import { failedSend } from '../failure';
 
 function apiRoot(connection: GoogleDataManagerConnection): string {
 	return (connection.baseUrl || DATA_MANAGER_BASE_URL).replace(/\/+$/, '');
@@ -148,15 +149,7 @@ async function attemptIngest(
 			result.failure === 'permanent' && response
 				? describeDataManagerError(parts, response.status)
 				: result.message;
-		return {
-			kind: 'fail',
-			outcome: {
-				status: 'failed',
-				error,
-				retryable: result.failure === 'retryable',
-				response: summary,
-			},
-		};
+		return { kind: 'fail', outcome: failedSend(result, error, summary) };
 	}
 	const byEvent = new Map<number, DataManagerFieldViolation[]>();
 	for (const violation of parts.violations) {

@@ -1,10 +1,9 @@
-import type { PlatformAdapter } from '../../dispatch/types';
+import type { PlatformAdapter } from '../contract';
 import type { GoogleAdsConfig } from './config';
 import {
 	GOOGLE_EVENT_BY_STATE,
 	GOOGLE_EVENT_TIME_WINDOW,
-	GOOGLE_MAX_CONVERSIONS_PER_REQUEST,
-} from './constants';
+	GOOGLE_MAX_CONVERSIONS_PER_REQUEST, GOOGLE_RESEND_DEDUP } from './constants';
 import { buildGoogleClickConversion, googleUserData, type GoogleClickConversion } from './payload';
 import { googlePreviewRequest, sendGoogleChunk } from './sender';
 import {
@@ -28,6 +27,7 @@ export const googleAdapter: PlatformAdapter<GoogleAdsConfig, GoogleClickConversi
 	eventNameByState: GOOGLE_EVENT_BY_STATE,
 	maxBatchSize: GOOGLE_MAX_CONVERSIONS_PER_REQUEST,
 	eventTimeWindow: GOOGLE_EVENT_TIME_WINDOW,
+	resendDedup: GOOGLE_RESEND_DEDUP,
 	destinationId: (config) => config.conversionAction,
 	userData: googleUserData,
 	buildEvent: buildGoogleClickConversion,
@@ -47,6 +47,7 @@ export const googleDataManagerAdapter: PlatformAdapter<GoogleDataManagerConfig, 
 		eventNameByState: GOOGLE_EVENT_BY_STATE,
 		maxBatchSize: DATA_MANAGER_MAX_EVENTS_PER_REQUEST,
 		eventTimeWindow: GOOGLE_EVENT_TIME_WINDOW,
+		resendDedup: GOOGLE_RESEND_DEDUP,
 		destinationId: dataManagerDestinationId,
 		userData: dataManagerUserData,
 		buildEvent: buildDataManagerEvent,
@@ -138,3 +139,11 @@ export {
 	dataManagerStatusStats,
 	statusDestinationId,
 } from './requestStats';
+export {
+	DEFAULT_STAGE_ADJUSTMENTS,
+	LEDGER_ORIGINAL,
+	NO_ORIGINAL_IN_LEDGER,
+	originalFromLedger,
+	stageAdjustment,
+	type StageAdjustments,
+} from './ledgerOriginal';

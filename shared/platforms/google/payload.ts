@@ -1,4 +1,4 @@
-import type { BuildContext, BuildOutcome } from '../../dispatch/types';
+import type { BuildContext, BuildOutcome } from '../contract';
 import { readLeadConsent, type ValueReading } from '../../events/consent';
 import type { PlatformIdentity } from '../../identity';
 import type { LeadRecord } from '../../types';

@@ -1,4 +1,4 @@
-import type { ItemResult } from '../../dispatch/types';
+import type { ItemResult } from '../contract';
 import {
 	requestIncrements,
 	requestStatusIncrements,

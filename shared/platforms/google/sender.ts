@@ -1,4 +1,4 @@
-import type { SendOutcome } from '../../dispatch/types';
+import type { SendOutcome } from '../contract';
 import type { HttpRequest, Transport } from '../../transport';
 import type { GoogleAdsConfig, GoogleAdsConnection } from './config';
 import {
@@ -22,6 +22,7 @@ import {
 } from './errors';
 import type { GoogleClickConversion } from './payload';
 import { isValidTimeZone } from './time';
+import { failedSend } from '../failure';
 
 /** `{base}/{version}`, e.g. https://googleads.googleapis.com/v26. */
 export function googleAdsApiRoot(connection: GoogleAdsConnection): string {
@@ -368,15 +369,13 @@ export async function sendGoogleUpload(
 	}
 	const rpc = readRpcError(result.response?.data);
 	const status = result.response?.status ?? 0;
-	const outcome: SendOutcome = {
-		status: 'failed',
-		error:
-			result.failure === 'permanent' && result.response
-				? describeGoogleRpcError(rpc, status)
-				: result.message,
-		retryable: result.failure === 'retryable',
-		response: result.response ? { status, error: rpc } : undefined,
-	};
+	const outcome: SendOutcome = failedSend(
+		result,
+		result.failure === 'permanent' && result.response
+			? describeGoogleRpcError(rpc, status)
+			: result.message,
+		result.response ? { status, error: rpc } : undefined,
+	);
 	return Array.from({ length: count }, () => outcome);
 }
 

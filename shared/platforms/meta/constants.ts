@@ -1,5 +1,6 @@
 import type { EventTimeWindow } from '../../events/eventTime';
 import type { LeadState } from '../../types';
+import type { ResendDedup } from '../contract';
 
 /** Meta Conversions API facts (../shared/docs/platforms.md §1), in one place. */
 export const META_GRAPH_BASE_URL = 'https://graph.facebook.com';
@@ -77,4 +78,7 @@ export const META_LEAD_ID_PATTERN = /^\d{15,17}$/;
  * between the pixel/app and the Conversions API within 48 h, not between two server events
  * (docs/dedup.md#unknown-outcomes). So: no.
  */
-export const META_DROPS_RESENT_EVENT_ID = false;
+export const META_RESEND_DEDUP: ResendDedup = {
+	dedups: false,
+	note: 'Meta documents event_id + event_name deduplication between the pixel and the Conversions API, not between two server events (UNCONFIRMED)',
+};

@@ -1,4 +1,4 @@
-import type { BuildContext, BuildOutcome } from '../../dispatch/types';
+import type { BuildContext, BuildOutcome } from '../contract';
 import { consentDeniedSkip } from '../../events/context';
 import type { LeadRecord } from '../../types';
 import type { MetaConfig } from './config';

@@ -1,6 +1,6 @@
-import type { PlatformAdapter } from '../../dispatch/types';
+import type { PlatformAdapter } from '../contract';
 import type { MetaConfig } from './config';
-import { META_EVENT_BY_STATE, META_EVENT_TIME_WINDOW, META_MAX_EVENTS_PER_REQUEST } from './constants';
+import { META_EVENT_BY_STATE, META_EVENT_TIME_WINDOW, META_MAX_EVENTS_PER_REQUEST, META_RESEND_DEDUP, META_LEAD_ID_ATTRIBUTE } from './constants';
 import { buildMetaCrmEvent } from './crm';
 import { buildMetaEvent, metaUserData, type MetaServerEvent } from './payload';
 import { metaEventsUrl, metaRequestBody, sendMetaChunk } from './sender';
@@ -10,6 +10,8 @@ export const metaAdapter: PlatformAdapter<MetaConfig, MetaServerEvent> = {
 	eventNameByState: META_EVENT_BY_STATE,
 	maxBatchSize: META_MAX_EVENTS_PER_REQUEST,
 	eventTimeWindow: META_EVENT_TIME_WINDOW,
+	resendDedup: META_RESEND_DEDUP,
+	leadIdAttribute: META_LEAD_ID_ATTRIBUTE,
 	// Conversion Leads: every CRM event is a stage event, timed by stage_at and never backdated.
 	stageTimed: (config) => config.eventSource === 'crm',
 	destinationId: (config) => config.pixelId,

@@ -1,5 +1,5 @@
-import { sendIsolating, type ChunkAttempt } from '../../dispatch/isolate';
-import type { SendHooks, SendOutcome } from '../../dispatch/types';
+import { sendIsolating, type ChunkAttempt } from '../isolate';
+import type { SendHooks, SendOutcome } from '../contract';
 import type { HttpRequest, Transport } from '../../transport';
 import type { MetaConfig } from './config';
 import {
@@ -16,6 +16,7 @@ import {
 } from './errors';
 import type { MetaServerEvent } from './payload';
 import { appSecretProof } from './proof';
+import { failedSend } from '../failure';
 
 export function metaEventsUrl(config: MetaConfig): string {
 	const base = (config.baseUrl || META_GRAPH_BASE_URL).replace(/\/+$/, '');
@@ -102,15 +103,13 @@ async function attemptMeta(
 	const status = result.response?.status ?? 0;
 	// A permanent rejection is told in Meta's own words; a transient failure that outlived its
 	// retries says what happened and how often it was tried.
-	const outcome: SendOutcome = {
-		status: 'failed',
-		error:
-			result.failure === 'permanent' && result.response
-				? describeGraphError(graphError, status)
-				: result.message,
-		retryable: result.failure === 'retryable',
-		response: result.response ? { status, error: graphError } : undefined,
-	};
+	const outcome: SendOutcome = failedSend(
+		result,
+		result.failure === 'permanent' && result.response
+			? describeGraphError(graphError, status)
+			: result.message,
+		result.response ? { status, error: graphError } : undefined,
+	);
 	const eventLevel =
 		result.failure === 'permanent' && status >= 400 && status < 500 && !isWholeRequestError(graphError);
 	return { kind: eventLevel ? 'reject' : 'fail', outcome };

@@ -1,6 +1,7 @@
 import type { ConsentRegion } from '../../events/consent';
 import type { EventTimeWindow } from '../../events/eventTime';
 import type { LeadState } from '../../types';
+import type { ResendDedup } from '../contract';
 
 /**
  * Microsoft Advertising UET Conversions API facts (../shared/docs/platforms.md §5), in one
@@ -102,4 +103,7 @@ export const MICROSOFT_TRANSACTION_ID_ATTRIBUTES = ['transaction_id', 'order_id'
  * UNCONFIRMED: Microsoft's guide states no API↔API dedup; integrators describe eventId dedup
  * between the UET tag and the API only (docs/dedup.md#unknown-outcomes). So: no.
  */
-export const MICROSOFT_DROPS_RESENT_EVENT_ID = false;
+export const MICROSOFT_RESEND_DEDUP: ResendDedup = {
+	dedups: false,
+	note: 'Microsoft documents no deduplication by eventId between two API events (UNCONFIRMED)',
+};

@@ -1,10 +1,9 @@
-import type { PlatformAdapter } from '../../dispatch/types';
+import type { PlatformAdapter } from '../contract';
 import type { MicrosoftConfig } from './config';
 import {
 	MICROSOFT_EVENT_BY_STATE,
 	MICROSOFT_EVENT_TIME_WINDOW,
-	MICROSOFT_MAX_EVENTS_PER_REQUEST,
-} from './constants';
+	MICROSOFT_MAX_EVENTS_PER_REQUEST, MICROSOFT_RESEND_DEDUP } from './constants';
 import { buildMicrosoftEvent, microsoftUserData, type MicrosoftEvent } from './payload';
 import { microsoftEventsUrl, microsoftRequestBody, sendMicrosoftChunk } from './sender';
 
@@ -13,6 +12,7 @@ export const microsoftAdapter: PlatformAdapter<MicrosoftConfig, MicrosoftEvent> 
 	eventNameByState: MICROSOFT_EVENT_BY_STATE,
 	maxBatchSize: MICROSOFT_MAX_EVENTS_PER_REQUEST,
 	eventTimeWindow: MICROSOFT_EVENT_TIME_WINDOW,
+	resendDedup: MICROSOFT_RESEND_DEDUP,
 	destinationId: (config) => config.uetTagId,
 	userData: microsoftUserData,
 	buildEvent: buildMicrosoftEvent,

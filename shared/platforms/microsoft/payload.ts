@@ -1,6 +1,6 @@
 import type { LeadConsentReading } from '../../events/consent';
 import { consentDeniedSkip } from '../../events/context';
-import type { BuildContext, BuildOutcome, PlatformUserData } from '../../dispatch/types';
+import type { BuildContext, BuildOutcome, PlatformUserData } from '../contract';
 import type { IdentityField, PlatformIdentity } from '../../identity';
 import type { LeadRecord } from '../../types';
 import type { MicrosoftConfig } from './config';

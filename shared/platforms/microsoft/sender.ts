@@ -1,6 +1,6 @@
 import { joinSentences } from '../../sentences';
-import { sendIsolating, type ChunkAttempt } from '../../dispatch/isolate';
-import type { SendHooks, SendOutcome } from '../../dispatch/types';
+import { sendIsolating, type ChunkAttempt } from '../isolate';
+import type { SendHooks, SendOutcome } from '../contract';
 import type { HttpRequest, Transport } from '../../transport';
 import type { MicrosoftConfig } from './config';
 import {
@@ -20,6 +20,7 @@ import {
 	type MicrosoftResponseBody,
 } from './errors';
 import type { MicrosoftEvent } from './payload';
+import { failedSend } from '../failure';
 
 export function microsoftEventsUrl(config: Pick<MicrosoftConfig, 'baseUrl' | 'uetTagId'>): string {
 	const base = (config.baseUrl || MICROSOFT_CAPI_BASE_URL).trim().replace(/\/+$/, '');
@@ -181,12 +182,7 @@ async function attemptMicrosoft(
 		: undefined;
 	if (result.failure === 'retryable' || !result.response) {
 		// A transient failure that outlived its retries, or no answer at all: said as it happened.
-		const outcome: SendOutcome = {
-			status: 'failed',
-			error: result.message,
-			retryable: result.failure === 'retryable',
-			response,
-		};
+		const outcome: SendOutcome = failedSend(result, result.message, response);
 		return { kind: 'fail', outcome };
 	}
 	if (isWholeRequestStatus(status)) {

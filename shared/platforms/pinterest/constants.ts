@@ -1,5 +1,6 @@
 import type { EventTimeWindow } from '../../events/eventTime';
 import type { LeadState } from '../../types';
+import type { ResendDedup } from '../contract';
 
 /** Pinterest Conversions API v5 facts (../shared/docs/platforms.md §2), in one place. */
 export const PINTEREST_API_BASE_URL = 'https://api.pinterest.com';
@@ -77,4 +78,7 @@ export const PINTEREST_LDP = 'LDP';
  * Pinterest documents event_id dedup between the tag and the API only, and none for offline
  * events (docs/dedup.md#unknown-outcomes). So: no.
  */
-export const PINTEREST_DROPS_RESENT_EVENT_ID = false;
+export const PINTEREST_RESEND_DEDUP: ResendDedup = {
+	dedups: false,
+	note: 'Pinterest documents event_id deduplication between the tag and the API, not between two API events (UNCONFIRMED)',
+};

@@ -1,10 +1,9 @@
-import type { PlatformAdapter } from '../../dispatch/types';
+import type { PlatformAdapter } from '../contract';
 import type { PinterestConfig } from './config';
 import {
 	PINTEREST_EVENT_BY_STATE,
 	PINTEREST_EVENT_TIME_WINDOW,
-	PINTEREST_MAX_EVENTS_PER_REQUEST,
-} from './constants';
+	PINTEREST_MAX_EVENTS_PER_REQUEST, PINTEREST_RESEND_DEDUP } from './constants';
 import { buildPinterestEvent, pinterestUserData, type PinterestEvent } from './payload';
 import {
 	pinterestEventsUrl,
@@ -18,6 +17,7 @@ export const pinterestAdapter: PlatformAdapter<PinterestConfig, PinterestEvent> 
 	eventNameByState: PINTEREST_EVENT_BY_STATE,
 	maxBatchSize: PINTEREST_MAX_EVENTS_PER_REQUEST,
 	eventTimeWindow: PINTEREST_EVENT_TIME_WINDOW,
+	resendDedup: PINTEREST_RESEND_DEDUP,
 	destinationId: (config) => config.adAccountId,
 	userData: (user) => pinterestUserData(user),
 	buildEvent: buildPinterestEvent,

@@ -1,5 +1,5 @@
 import { consentDeniedSkip, limitedDataUseFor } from '../../events/context';
-import type { BuildContext, BuildOutcome } from '../../dispatch/types';
+import type { BuildContext, BuildOutcome } from '../contract';
 import type { IdentityField, PlatformIdentity } from '../../identity';
 import { PINTEREST_LDP, type PinterestActionSource, type PinterestEventName } from './constants';
 import type { PinterestConfig } from './config';

@@ -1,9 +1,10 @@
-import type { SendOutcome } from '../../dispatch/types';
+import type { SendOutcome } from '../contract';
 import type { HttpRequest, Transport } from '../../transport';
 import type { PinterestConfig } from './config';
 import { PINTEREST_API_BASE_URL, PINTEREST_REQUEST_TIMEOUT_MS } from './constants';
 import { classifyPinterestResponse, readPinterestError } from './errors';
 import type { PinterestEvent } from './payload';
+import { failedSend } from '../failure';
 
 export function pinterestEventsUrl(
 	config: Pick<PinterestConfig, 'baseUrl' | 'adAccountId'>,
@@ -182,13 +183,10 @@ export async function sendPinterestChunk(
 		const mapped = ack && outcomesFromAck(ack, events.length, testMode);
 		if (mapped) return mapped;
 	}
-	const outcome: SendOutcome = {
-		status: 'failed',
-		error: result.message,
-		retryable: result.failure === 'retryable',
-		response: response
-			? { status: response.status, error: readPinterestError(response.data) }
-			: undefined,
-	};
+	const outcome: SendOutcome = failedSend(
+		result,
+		result.message,
+		response ? { status: response.status, error: readPinterestError(response.data) } : undefined,
+	);
 	return events.map(() => outcome);
 }

@@ -1,5 +1,6 @@
 import type { EventTimeWindow } from '../../events/eventTime';
 import type { LeadState } from '../../types';
+import type { ResendDedup } from '../contract';
 
 /**
  * TikTok Events API 2.0 facts (../shared/docs/platforms.md §3), in one place. Every value marked
@@ -77,4 +78,7 @@ export const TIKTOK_STANDARD_EVENTS = [
  * documents dedup of the same event + event_id within 48 h, API↔API included
  * (docs/dedup.md#unknown-outcomes).
  */
-export const TIKTOK_DROPS_RESENT_EVENT_ID = true;
+export const TIKTOK_RESEND_DEDUP: ResendDedup = {
+	dedups: true,
+	note: 'TikTok drops an Events API event with the same event and event_id within 48 hours',
+};

@@ -1,10 +1,9 @@
-import type { PlatformAdapter } from '../../dispatch/types';
+import type { PlatformAdapter } from '../contract';
 import type { TiktokConfig } from './config';
 import {
 	TIKTOK_EVENT_BY_STATE,
 	TIKTOK_EVENT_TIME_WINDOW,
-	TIKTOK_MAX_EVENTS_PER_REQUEST,
-} from './constants';
+	TIKTOK_MAX_EVENTS_PER_REQUEST, TIKTOK_RESEND_DEDUP } from './constants';
 import { buildTiktokEvent, tiktokUserData, type TiktokEvent } from './payload';
 import { sendTiktokChunk, tiktokEventSourceId, tiktokRequestBody, tiktokTrackUrl } from './sender';
 
@@ -13,6 +12,7 @@ export const tiktokAdapter: PlatformAdapter<TiktokConfig, TiktokEvent> = {
 	eventNameByState: TIKTOK_EVENT_BY_STATE,
 	maxBatchSize: TIKTOK_MAX_EVENTS_PER_REQUEST,
 	eventTimeWindow: TIKTOK_EVENT_TIME_WINDOW,
+	resendDedup: TIKTOK_RESEND_DEDUP,
 	// CRM events (Event Source: CRM) are stage events, with or without a `stage`: timed by the
 	// dispatch's one rule (stage_at, else occurred_at), never rewritten — over-age is `expired`.
 	stageTimed: (config) => config.eventSource === 'crm',

@@ -1,4 +1,4 @@
-import type { BuildContext, BuildOutcome, PlatformUserData } from '../../dispatch/types';
+import type { BuildContext, BuildOutcome, PlatformUserData } from '../contract';
 import { consentDeniedSkip, limitedDataUseFor } from '../../events/context';
 import type { IdentityField, PlatformIdentity } from '../../identity';
 import type { LeadRecord } from '../../types';

@@ -1,5 +1,5 @@
-import { sendIsolating, type ChunkAttempt } from '../../dispatch/isolate';
-import type { SendHooks, SendOutcome } from '../../dispatch/types';
+import { sendIsolating, type ChunkAttempt } from '../isolate';
+import type { SendHooks, SendOutcome } from '../contract';
 import type { HttpRequest, Transport } from '../../transport';
 import type { TiktokConfig } from './config';
 import {
@@ -17,6 +17,7 @@ import {
 	TIKTOK_CODE_PARTIAL_OK,
 } from './errors';
 import type { TiktokEvent } from './payload';
+import { failedSend } from '../failure';
 
 /** The request body of event/track (the token travels in the Access-Token header). */
 export interface TiktokTrackRequest {
@@ -102,17 +103,15 @@ async function attemptTiktok(
 	}
 	const answer = readTiktokAnswer(result.response?.data);
 	const status = result.response?.status ?? 0;
-	const outcome: SendOutcome = {
-		status: 'failed',
-		// A permanent refusal is told in TikTok's own words; a transient failure that outlived its
-		// retries says what happened and how often it was tried.
-		error:
-			result.failure === 'permanent' && result.response
-				? describeTiktokError(answer, status)
-				: result.message,
-		retryable: result.failure === 'retryable',
-		response: result.response ? { status, ...(answer ?? {}) } : undefined,
-	};
+	// A permanent refusal is told in TikTok's own words; a transient failure that outlived its
+	// retries says what happened and how often it was tried.
+	const outcome: SendOutcome = failedSend(
+		result,
+		result.failure === 'permanent' && result.response
+			? describeTiktokError(answer, status)
+			: result.message,
+		result.response ? { status, ...(answer ?? {}) } : undefined,
+	);
 	const eventLevel =
 		result.failure === 'permanent' &&
 		result.response !== undefined &&

@@ -1,4 +1,5 @@
 import {
+	meta,
 	MemoryDedupStore,
 	Transport,
 	type DispatchOptions,
@@ -27,6 +28,7 @@ export function testPlatform(
 		},
 		maxBatchSize: 3,
 		eventTimeWindow: { platform: 'Test', seconds: 7 * 86400, basis: 'documented' },
+		resendDedup: meta.META_RESEND_DEDUP,
 		destinationId: (c) => c.destination,
 		userData: (user) => ({ data: user.values, matchKeys: user.matchKeys }),
 		buildEvent: (ctx) =>

@@ -10,7 +10,7 @@ import {
 	type SendOutcome,
 } from '../../../shared';
 import { Lease } from '../../../shared/dispatch/lease';
-import { WITHHELD } from '../../../shared/dispatch/isolate';
+import { WITHHELD } from '../../../shared/platforms/isolate';
 import { lead, testPlatform } from './fixtures';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

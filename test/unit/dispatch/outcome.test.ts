@@ -1,9 +1,7 @@
 import { Transport, type SendOutcome } from '../../../shared';
-import {
-	isUnknownOutcome,
-	RESEND_DEDUP,
-	unknownOutcomeWarning,
-} from '../../../shared/dispatch/outcome';
+import { isUnknownOutcome, unknownOutcomeWarning } from '../../../shared/dispatch/outcome';
+import { PLATFORM_ADAPTERS } from '../../../shared/platforms';
+import { failedSend } from '../../../shared/platforms/failure';
 import { PLATFORMS } from '../../../shared/types';
 
 /** What the transport says after a request that failed in a given way (its own messages). */
@@ -19,11 +17,7 @@ async function transportFailure(error: { code?: string; message: string }): Prom
 		() => ({ kind: 'ok' }),
 	);
 	if (result.ok) throw new Error('expected a failure');
-	return {
-		status: 'failed',
-		error: `meta: ${result.message}`,
-		retryable: result.failure === 'retryable',
-	};
+	return failedSend(result, `meta: ${result.message}`);
 }
 
 describe('unknown outcomes', () => {
@@ -52,15 +46,18 @@ describe('unknown outcomes', () => {
 	});
 
 	it('says per platform whether a resend is safe, and names every platform', () => {
-		expect(Object.keys(RESEND_DEDUP).sort()).toEqual([...PLATFORMS].sort());
-		expect(unknownOutcomeWarning('tiktok')).toMatch(
+		for (const platform of PLATFORMS) {
+			expect(typeof PLATFORM_ADAPTERS[platform].resendDedup.dedups).toBe('boolean');
+			expect(PLATFORM_ADAPTERS[platform].resendDedup.note).toMatch(/^(Meta|Pinterest|TikTok|Google|Microsoft) .{40,}/);
+		}
+		expect(unknownOutcomeWarning(PLATFORM_ADAPTERS.tiktok)).toMatch(
 			/which is safe: TikTok drops .* within 48 hours$/,
 		);
-		expect(unknownOutcomeWarning('meta')).toMatch(/It is held, not resent .*: .*\(UNCONFIRMED\)$/);
-		expect(unknownOutcomeWarning('meta', 'resend')).toMatch(
+		expect(unknownOutcomeWarning(PLATFORM_ADAPTERS.meta)).toMatch(/It is held, not resent .*: .*\(UNCONFIRMED\)$/);
+		expect(unknownOutcomeWarning(PLATFORM_ADAPTERS.meta, 'resend')).toMatch(
 			/meta may count it twice: .*\(UNCONFIRMED\)$/,
 		);
-		expect(unknownOutcomeWarning('meta', 'unheld')).toMatch(
+		expect(unknownOutcomeWarning(PLATFORM_ADAPTERS.meta, 'unheld')).toMatch(
 			/not resent in this run .* but no dedup claim holds it \(dedup off or bypassed\): a re-run sends it again/,
 		);
 	});

@@ -1,7 +1,8 @@
 import { MemoryDedupStore } from '../../../shared';
 import { claimBatch } from '../../../shared/dispatch/claim';
 import { planRun } from '../../../shared/dispatch/plan';
-import { applySendOutcomes, sendChunk, type SettlePlan } from '../../../shared/dispatch/send';
+import { applySendOutcomes, sendChunk } from '../../../shared/dispatch/send';
+import type { SettlePlan } from '../../../shared/dispatch/types';
 import { settleBatch, startSettleRetry } from '../../../shared/dispatch/settle';
 import { lead, testPlatform, testRun } from './fixtures';
 

@@ -5,7 +5,9 @@ import {
 	Transport,
 	type SendOutcome,
 } from '../../../shared';
-import { resendsUnknown, type UnknownOutcomePolicy } from '../../../shared/dispatch/outcome';
+import { resendsUnknown } from '../../../shared/dispatch/outcome';
+import type { UnknownOutcomePolicy } from '../../../shared/dispatch/types';
+import { PLATFORM_ADAPTERS } from '../../../shared/platforms';
 import { PLATFORMS, type Platform } from '../../../shared/types';
 import { lead, testPlatform } from './fixtures';
 
@@ -25,7 +27,7 @@ async function attemptsAfter(
 			attempts++;
 			throw Object.assign(new Error(error.message), { code: error.code });
 		},
-	}).withUnknownOutcomes(resendsUnknown(platform, policy));
+	}).withUnknownOutcomes(resendsUnknown(PLATFORM_ADAPTERS[platform].resendDedup, policy));
 	const result = await transport.request({ method: 'POST', url: 'http://127.0.0.1:9/x' }, () => ({
 		kind: 'ok',
 	}));
@@ -110,6 +112,7 @@ function losingFirstAnswer(platform: Platform) {
 							status: 'failed',
 							retryable: true,
 							error: `${platform}: no response within 10000 ms (not resent: the request may have reached the platform)`,
+							outcomeUnknown: true,
 						}
 					: { status: 'sent' },
 		),
@@ -117,6 +120,7 @@ function losingFirstAnswer(platform: Platform) {
 	const adapter = {
 		...made.adapter,
 		platform,
+		resendDedup: PLATFORM_ADAPTERS[platform].resendDedup,
 		sendChunk: (...args: Parameters<typeof made.adapter.sendChunk>) => {
 			calls++;
 			return made.adapter.sendChunk(...args);

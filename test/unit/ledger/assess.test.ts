@@ -1,5 +1,6 @@
 import { assessStage, daysSinceCreated, ledgerWriteFor, parseLedger } from '../../../shared/ledger';
 import { withLedgerFacts } from '../../../shared/rules/stage';
+import { metaAdapter } from '../../../shared/platforms/meta';
 
 const ORDER = ['Lead', 'Qualified', 'Booked', 'Won'];
 const entry = (stages: Record<string, number>, created = 1_000) =>
@@ -100,7 +101,7 @@ describe('stage ledger: what one sent event writes', () => {
 		});
 		expect(JSON.stringify(write)).not.toContain('a@b.example');
 	});
-	it("keeps Meta's lead id from where the Meta sources put it (attributes.meta_lead_id)", () => {
+	it("keeps Meta's lead id from where the Meta sources put it (attributes.meta_lead_id, as Meta's adapter declares)", () => {
 		const write = ledgerWriteFor({
 			key: 'k',
 			gateKey: 'g',
@@ -109,6 +110,7 @@ describe('stage ledger: what one sent event writes', () => {
 			eventName: 'Qualified',
 			eventId: 'e2',
 			eventTime: 1_800_000_000,
+			leadIdAttribute: metaAdapter.leadIdAttribute,
 		});
 		expect(write.setIfAbsent['id:lead_id']).toBe('123456789012345');
 	});

@@ -1,4 +1,4 @@
-import type { RedisClient } from '../dedup/redisClient';
+import type { RedisClient } from './client';
 
 /**
  * What an entry costs Redis beyond its JSON: the stream id, the `o` and `r` fields and the

@@ -1,40 +1,12 @@
 import { parseLedger } from '../ledger/entry';
+import type { ConversionLeadsCheck, ConversionLeadsHealth } from '../stats/stats';
+
 
 /**
  * Meta Conversion Leads health: Meta's own list of what a CRM integration needs, checked against
  * what the stage ledger holds for a dataset's CRM leads (docs/platforms/meta-conversion-leads.md,
  * *Health check*). Counts, names and times only: the ledger holds no personal data.
  */
-
-/** One check: its figure, Meta's threshold in words, and whether Meta states it. */
-export interface ConversionLeadsCheck {
-	check:
-		| 'stages_seen'
-		| 'days_of_data'
-		| 'upload_frequency'
-		| 'leads_with_events'
-		| 'lead_id_coverage'
-		| 'stage_within_28_days'
-		| 'conversion_rate';
-	pass: boolean;
-	value: number | string | null;
-	threshold: string;
-	/** `meta`: Meta's documents state the threshold; `unconfirmed`: they are silent (ours). */
-	basis: 'meta' | 'unconfirmed';
-	detail: string;
-}
-
-export interface ConversionLeadsHealth {
-	/** CRM leads read from the ledger (all of them unless `sampled`). */
-	leads: number;
-	sampled: boolean;
-	/** The stage most leads started with (their first event): the initial lead stage. */
-	initial_stage: string | null;
-	/** Each stage seen: leads that reached it, their share of all leads, median days from creation. */
-	stages: Record<string, { leads: number; share: number; median_days: number | null }>;
-	pass: boolean;
-	checks: ConversionLeadsCheck[];
-}
 
 const DAY_S = 86_400;
 /** Meta's partner guide: "Wait for 7 days of CRM event" before configuring the funnel. */

@@ -2,8 +2,8 @@ import {
 	conversionLeadsByDestination,
 	conversionLeadsHealth,
 	ledgerStart,
-	type ConversionLeadsHealth,
-} from '../../../shared/stats/conversionLeads';
+} from '../../../shared/health/conversionLeads';
+import type { ConversionLeadsHealth } from '../../../shared/stats/stats';
 
 const NOW_MS = Date.UTC(2026, 11, 1, 12, 0, 0);
 const NOW = NOW_MS / 1000;

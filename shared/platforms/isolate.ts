@@ -1,4 +1,4 @@
-import type { SendHooks, SendOutcome } from './types';
+import type { SendHooks, SendOutcome } from './contract';
 
 /**
  * What one request for a chunk gave:

@@ -1,10 +1,10 @@
 import type { DedupStore } from '../dedup/types';
-import type { Candidate, RunState } from '../dispatch/runState';
-import { errorMessage } from '../dispatch/runState';
-import type { SettlePlan } from '../dispatch/send';
-import { assessStage } from './assess';
-import { ledgerWriteFor, parseLedger, stageOf } from './entry';
-import type { LedgerWrite } from './types';
+import { assessStage } from '../ledger/assess';
+import { ledgerWriteFor, parseLedger, stageOf } from '../ledger/entry';
+import type { LedgerWrite } from '../ledger/types';
+import type { Candidate, RunState } from './runState';
+import { errorMessage } from './runState';
+import type { SettlePlan } from './types';
 
 /**
  * The ledger's pipeline stage, between claim and prepare, over what the claim read of each
@@ -89,6 +89,7 @@ export function candidateLedgerWrite(
 		adjustment: run.adapter.adjusts === true,
 		...(sentAt !== undefined ? { sentAt } : {}),
 		crm: run.adapter.stageTimed?.(run.config) === true,
+		...(run.adapter.leadIdAttribute !== undefined ? { leadIdAttribute: run.adapter.leadIdAttribute } : {}),
 	});
 }
 

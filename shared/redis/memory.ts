@@ -1,6 +1,7 @@
 import type Redis from 'ioredis';
-import { captureLogSize } from '../captureLog/size';
-import { isClusterClient, type RedisClient } from './redisClient';
+import { PLATFORMS } from '../types';
+import { isClusterClient, type RedisClient } from './client';
+import { captureLogSize } from './logSize';
 
 /**
  * What uses a Redis's memory, in one line for an error message: when Redis refuses a write with
@@ -32,12 +33,15 @@ function infoField(info: string, name: string): string | undefined {
 	return new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
 }
 
+/** A dedup marker's or claim's platform segment (`:<platform>:`), for any registered platform. */
+const PLATFORM_SEGMENT = new RegExp(`:(?:${PLATFORMS.join('|')}):`);
+
 /** The package's key families, from a key's shape (`<prefix>[:<client>]:<family>:…`). */
 export function keyFamily(key: string): string {
 	if (/:capturelog:/.test(key)) return 'capture logs';
 	if (/:stats:/.test(key)) return 'health counters';
 	if (/:refused:/.test(key)) return 'refusal counters';
-	if (/:(meta|pinterest|tiktok|google|microsoft):/.test(key)) {
+	if (PLATFORM_SEGMENT.test(key)) {
 		return 'dedup markers and claims';
 	}
 	return 'other keys (not written by this package)';

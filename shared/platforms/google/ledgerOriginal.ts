@@ -1,6 +1,6 @@
-import type { BuildOutcome, PlatformAdapter } from '../dispatch/types';
-import type { GoogleAdjustment } from '../platforms/google/adjustments';
-import { stageOf } from './entry';
+import { stageOf } from '../../ledger/entry';
+import type { BuildOutcome, PlatformAdapter } from '../contract';
+import type { GoogleAdjustment } from './adjustments';
 
 /** The Adjust operation's Original Event when the stage ledger names it. */
 export const LEDGER_ORIGINAL = 'ledger';
