@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
-import { describeRedisTrouble, isClusterClient, waitForReady, type RedisClient } from '../redis/client';
+import {
+	describeRedisTrouble,
+	isClusterClient,
+	isCommandTimeout,
+	waitForReady,
+	type RedisClient,
+} from '../redis/client';
 import { explainOutOfMemory } from '../redis/memory';
 import {
 	recentBuckets,
@@ -235,6 +241,7 @@ export class RedisDedupStore implements DedupStore {
 			this.description,
 			message,
 			describeRedisTrouble(message, { cluster: this.hashTagKeys }),
+			isCommandTimeout(error),
 		);
 	}
 

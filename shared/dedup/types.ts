@@ -140,10 +140,20 @@ export class DedupStoreError extends Error {
 		readonly storeDescription: string,
 		readonly causeMessage: string,
 		trouble = `is unavailable: ${causeMessage}`,
+		/**
+		 * The store did not answer in time: the command may still run once it answers (a claim
+		 * still claims, a settle still settles). The dispatcher reads this, never the text.
+		 */
+		readonly timedOut = false,
 	) {
 		super(`The dedup store (${storeDescription}) ${trouble}`);
 		this.name = 'DedupStoreError';
 	}
+}
+
+/** Whether a store call failed because the store did not answer in time (DedupStoreError.timedOut). */
+export function storeTimedOut(error: unknown): boolean {
+	return error instanceof DedupStoreError && error.timedOut;
 }
 
 export { DEFAULT_KEY_PREFIX };

@@ -1,4 +1,4 @@
-import type { ClaimBatchResult, ClaimOptions, DedupStore } from '../dedup/types';
+import { storeTimedOut, type ClaimBatchResult, type ClaimOptions, type DedupStore } from '../dedup/types';
 import { joinSentences } from '../sentences';
 import { heldReason } from './outcome';
 import type { Lease } from './lease';
@@ -52,7 +52,7 @@ export async function claimBatch(
 	try {
 		found = await store.claimBatch(keys, run.claimTtlMs, lease.token, claimOptions(run, batch));
 	} catch (error) {
-		return claimFailed(run, store, batch, lease.token, errorMessage(error));
+		return claimFailed(run, store, batch, lease.token, error);
 	}
 	const claimed: Candidate[] = [];
 	const waiting = applyClaimOutcomes(run, batch, found, claimed);
@@ -80,12 +80,13 @@ function claimFailed(
 	store: DedupStore,
 	batch: Candidate[],
 	token: string,
-	message: string,
+	error: unknown,
 ): Claim {
+	const message = errorMessage(error);
 	// A claim that timed out (Redis paused or stalled) still runs once Redis answers and claims
 	// these events for no live run: a re-run would find them "in flight" for the whole claim TTL.
 	// Free them right behind it (same connection, so in that order); best effort.
-	if (/timed out/i.test(message)) {
+	if (storeTimedOut(error)) {
 		const release = batch.map((c) => c.key);
 		store
 			.settleBatch(token, { commit: [], release, committedTtlMs: run.committedTtlMs })

@@ -1,3 +1,4 @@
+import { storeTimedOut } from '../dedup/types';
 import { settleLedgerWrites } from './keep';
 import { errorMessage, statsOf, type Candidate, type RunState } from './runState';
 import type { SettlePlan, ItemResult } from './types';
@@ -56,7 +57,7 @@ export async function settleBatch(
 	} catch (error) {
 		const message = errorMessage(error);
 		const mustRecord = plan.commit.length > 0 || (plan.hold?.length ?? 0) > 0;
-		if (mustRecord && (await waitToSettleAgain(run, retry, message))) {
+		if (mustRecord && (await waitToSettleAgain(run, retry, storeTimedOut(error)))) {
 			return settleBatch(run, target, plan, retry);
 		}
 		warnUnsettled(
@@ -112,10 +113,10 @@ function warnUnsettled(
 export async function waitToSettleAgain(
 	run: RunState<unknown, unknown>,
 	retry: SettleRetry,
-	message: string,
+	timedOut: boolean,
 ): Promise<boolean> {
 	// A settle that timed out may still run once Redis answers: the batch is counted once.
-	if (/timed out/i.test(message)) retry.count = false;
+	if (timedOut) retry.count = false;
 	// The claims last while the lease does (renewed in the background, as far as the store
 	// answers). Its own sleeps count too, so an injected clock that stands still cannot spin it.
 	const until = run.lease?.expiresAt() ?? retry.claimedAt + run.claimTtlMs;

@@ -519,6 +519,16 @@ export function redisErrorHint(
 }
 
 /**
+ * Whether a Redis command outlived the client's command timeout: it may still run once Redis
+ * answers. ioredis rejects it with `new Error("Command timed out")` and no code
+ * (built/Command.js), so this is the one place that reads its text; everything above reads the
+ * flag (DedupStoreError.timedOut).
+ */
+export function isCommandTimeout(error: unknown): boolean {
+	return error instanceof Error && /^Command timed out$/.test(error.message);
+}
+
+/**
  * What went wrong with the dedup store, in words that follow "The dedup store (…)": e.g.
  * `refused the connection: is Redis running at that address?`. Never repeats a raw error code
  * such as ECONNREFUSED, which n8n would turn into a headline of its own about "the service".
@@ -539,7 +549,7 @@ export function describeRedisTrouble(
 	if (/ECONNRESET|Connection is closed/i.test(message)) {
 		return 'closed the connection: is it restarting, or does it expect TLS?';
 	}
-	if (/Command timed out/i.test(message)) {
+	if (/^Command timed out$/.test(message)) {
 		return 'did not answer in time (Command timed out): is Redis overloaded or paused?';
 	}
 	if (/^OOM command not allowed/.test(message)) return `refused the write: ${message}`;

@@ -3,12 +3,14 @@ import {
 	dedupKey,
 	DedupStoreError,
 	MemoryDedupStore,
+	storeTimedOut,
 	RedisDedupStore,
 	createRedisClient,
 	waitForReady,
 	type DedupStore,
 } from '../../shared/dedup';
 import { adminRedis, dropPrefix, testRedis, uniquePrefix, watchCommands } from '../support/redisClient';
+import { startStandaloneRedis } from '../support/redisTopology';
 
 const HOUR = 3_600_000;
 
@@ -352,5 +354,28 @@ describe('RedisDedupStore against a real Redis', () => {
 		// headline about "the service" (the platform), hiding that it is the dedup store.
 		expect(error.message).not.toMatch(/ECONN|ETIMEDOUT|ENOTFOUND/);
 		expect(error.causeMessage).toMatch(/ECONNREFUSED/);
+		// Refused: the claim never reached Redis, so nothing of it runs later.
+		expect(error.timedOut).toBe(false);
+	});
+
+	it('says when Redis did not answer in time (the claim may still run), as a flag, not a text to match', async () => {
+		const paused = await startStandaloneRedis();
+		try {
+			const client = createRedisClient({ url: paused.url, commandTimeoutMs: 200 });
+			clients.push(client);
+			await waitForReady(client, 2_000);
+			const store = new RedisDedupStore(client, { description: 'Redis paused' });
+			await paused.command('CLIENT', 'PAUSE', '1500', 'ALL');
+			const error = await store.claimBatch([dedupKey(prefix, 'meta', 'px', 't')], HOUR).catch((e) => e);
+			expect(error).toBeInstanceOf(DedupStoreError);
+			expect(error.timedOut).toBe(true);
+			expect(storeTimedOut(error)).toBe(true);
+			expect(error.message).toBe(
+				'The dedup store (Redis paused) did not answer in time (Command timed out): is Redis overloaded or paused?',
+			);
+			expect(storeTimedOut(new Error('Command timed out'))).toBe(false);
+		} finally {
+			await paused.stop();
+		}
 	});
 });
