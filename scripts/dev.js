@@ -24,6 +24,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const n8n = require('./n8n/n8n.js');
+const rest = require('./n8n/rest.js');
 const { startDemoPlatforms, localizeTemplate, newOutboxKey, TOKENS } = require('./n8n/demo.js');
 const { ensureRedis } = require('./local/redis.js');
 const { portProblem, freeRun } = require('./local/ports.js');
@@ -200,8 +201,10 @@ function reportUnexpectedExit(child, logFile) {
 }
 
 /**
- * The example workflows with their credentials, imported into the user folder's n8n (the ones
- * with a webhook or trigger activated).
+ * The example workflows with their credentials, imported into the user folder's n8n before it
+ * starts: one `import:credentials` and one `import:workflow` of them all (ids kept, so a second
+ * run updates them in place; each CLI start costs ~5 s). Returns the files and the ids of the
+ * workflows with a webhook or trigger, which activateExamples switches on once n8n runs.
  * @param {string} home @param {Record<string, string>} env @param {string} userFolder
  * @param {Awaited<ReturnType<typeof startDemoPlatforms>>} platforms
  */
@@ -209,22 +212,37 @@ function importExamples(home, env, userFolder, platforms) {
 	const credentialsFile = path.join(userFolder, 'demo-credentials.json');
 	fs.writeFileSync(credentialsFile, JSON.stringify(platforms.credentials, null, 2));
 	n8n.importCredentials(home, env, credentialsFile);
-	const examples = fs
-		.readdirSync(path.join(n8n.REPO, 'examples'))
-		.filter((f) => f.endsWith('.json'))
-		.map((f) => path.join(n8n.REPO, 'examples', f));
-	for (const file of examples) {
-		// HubSpot's CRM API, which the stage template reads, is answered by a local stand-in too.
-		const workflow = localizeTemplate(JSON.parse(fs.readFileSync(file, 'utf8')), platforms);
-		const hasWebhook = workflow.nodes.some(
-			(/** @type {{ type: string }} */ n) =>
-				/webhook|Trigger$/i.test(n.type) && !/manualTrigger/.test(n.type),
-		);
-		const local = path.join(userFolder, `example-${path.basename(file)}`);
-		fs.writeFileSync(local, JSON.stringify(workflow, null, 2));
-		n8n.importWorkflow(home, env, local, { activate: hasWebhook });
+	const files = fs.readdirSync(path.join(n8n.REPO, 'examples')).filter((f) => f.endsWith('.json'));
+	// HubSpot's CRM API, which the stage template reads, is answered by a local stand-in too.
+	const workflows = files.map((f) =>
+		localizeTemplate(JSON.parse(fs.readFileSync(path.join(n8n.REPO, 'examples', f), 'utf8')), platforms),
+	);
+	const local = path.join(userFolder, 'examples.json');
+	fs.writeFileSync(local, JSON.stringify(workflows, null, 2));
+	n8n.importWorkflow(home, env, local);
+	const live = workflows
+		.filter((workflow) =>
+			workflow.nodes.some(
+				(/** @type {{ type: string }} */ n) => /webhook|Trigger$/i.test(n.type) && !/manualTrigger/.test(n.type),
+			),
+		)
+		.map((workflow) => String(workflow.id));
+	return { files, live };
+}
+
+/**
+ * Switches the example workflows with a webhook or trigger on, through the running n8n's REST
+ * API (as the editor's toggle does; the CLI would need one n8n start per workflow).
+ * @param {string} baseUrl @param {string} cookie @param {string[]} ids
+ */
+async function activateExamples(baseUrl, cookie, ids) {
+	const client = rest.restClient(baseUrl, cookie);
+	for (const id of ids) {
+		const workflow = /** @type {{ versionId: string }} */ (await client.ok('GET', `/workflows/${id}`));
+		await rest.activateWorkflow(client, id, workflow.versionId);
 	}
-	return examples.map((f) => path.basename(f));
+	// n8n 2.x publishes them in the background: wait for their webhooks.
+	await n8n.waitForActiveWorkflows(baseUrl, cookie, { ids });
 }
 
 async function main() {
@@ -266,7 +284,7 @@ async function main() {
 	const shown = path.relative(n8n.REPO, userFolder);
 	say(`importing the example workflows and their credentials into ${shown.startsWith('..') ? userFolder : shown} …`);
 	const examples = importExamples(home, env, userFolder, platforms);
-	say(`${examples.length} example workflows imported in ${seconds(t0)} s; starting n8n (its log: ${logFile}) …`);
+	say(`${examples.files.length} example workflows imported in ${seconds(t0)} s; starting n8n (its log: ${logFile}) …`);
 
 	if (ports) await assertPortsFree([ports.all[0]]);
 	t0 = Date.now();
@@ -277,11 +295,10 @@ async function main() {
 	});
 	running.push(server.stop);
 	reportUnexpectedExit(server.child, logFile);
-	const cookie = await n8n.ownerSession(server.baseUrl, OWNER).catch(() => undefined);
-	// n8n 2.x activates workflows in the background after start-up: wait for their webhooks.
-	if (cookie) await n8n.waitForActiveWorkflows(server.baseUrl, cookie);
-	say(`n8n started in ${seconds(t0)} s`);
-	printReady({ home, server, examples, platforms, redis, demoSite, logFile });
+	const cookie = await n8n.ownerSession(server.baseUrl, OWNER);
+	await activateExamples(server.baseUrl, cookie, examples.live);
+	say(`n8n started in ${seconds(t0)} s; ${examples.live.length} example workflows with a webhook or trigger active`);
+	printReady({ home, server, examples: examples.files, platforms, redis, demoSite, logFile });
 	if (CHECK) {
 		const ok = await checkTemplate(server.baseUrl, platforms.standIns).finally(stopAll);
 		process.exit(ok ? 0 : 1);

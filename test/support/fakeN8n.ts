@@ -9,7 +9,9 @@ import path from 'node:path';
  * The real runtimes take minutes to install; CI proves them with `npm run dev -- --check`.
  *
  * The stand-in n8n: `n8n start` listens on N8N_PORT, logs "Editor is now accessible" and answers
- * /healthz/readiness (every other path 404), shuts down in 200 ms on SIGINT or SIGTERM as n8n
+ * /healthz/readiness and the REST calls `npm run dev` makes (owner set-up, login, a workflow's
+ * versionId, activation, the list of active workflows; it logs each activation; every other
+ * path 404, so the 2.x publication status reads as 1.x), shuts down in 200 ms on SIGINT or SIGTERM as n8n
  * does; every other command prints its arguments and exits 0. Its environment switches:
  * FAKE_N8N_FAIL (start fails), FAKE_N8N_EXIT_AFTER_MS (exits with code 3 that long after it is
  * ready). sqlite3's install script prints 100 compiler-like lines, then fails on FAKE_BUILD_FAIL.
@@ -20,7 +22,20 @@ const FAKE_N8N_BIN = `#!/usr/bin/env node
 const http = require('node:http');
 if (process.argv[2] !== 'start') { console.log('fake n8n: ' + process.argv.slice(2).join(' ')); process.exit(0); }
 if (process.env.FAKE_N8N_FAIL) { console.error('Error: Command "start" not found'); process.exit(1); }
-http.createServer((req, res) => res.writeHead(req.url === '/healthz/readiness' ? 200 : 404).end('{}'))
+const active = new Set();
+const json = (res, status, body, headers = {}) => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+http.createServer((req, res) => {
+	const url = req.url || '';
+	if (url === '/healthz/readiness') return json(res, 200, {});
+	if (req.method === 'POST' && url === '/rest/owner/setup') return json(res, 200, { data: {} });
+	if (req.method === 'POST' && url === '/rest/login') return json(res, 200, { data: {} }, { 'set-cookie': 'n8n-auth=fake; Path=/' });
+	const parts = url.split('/'); // ['', 'rest', 'workflows', id, 'activate']
+	const one = parts.length >= 4 && parts[1] === 'rest' && parts[2] === 'workflows' && (parts.length === 4 || (parts.length === 5 && parts[4] === 'activate')) ? [url, parts[3], parts[4] === 'activate' ? parts[4] : undefined] : null;
+	if (one && req.method === 'GET' && !one[2]) return json(res, 200, { data: { id: one[1], versionId: 'v1', active: active.has(one[1]) } });
+	if (one && req.method === 'POST' && one[2]) { active.add(one[1]); console.log('fake n8n: activated ' + one[1]); return json(res, 200, { data: {} }); }
+	if (req.method === 'GET' && url === '/rest/workflows') return json(res, 200, { data: [...active].map((id) => ({ id, name: id, active: true })) });
+	res.writeHead(404).end('{}');
+})
 	.listen(Number(process.env.N8N_PORT), '127.0.0.1', () => {
 		console.log('Editor is now accessible via: http://127.0.0.1');
 		const after = Number(process.env.FAKE_N8N_EXIT_AFTER_MS);
