@@ -7,8 +7,8 @@
  * stand-in's CPU is its own process's), and Redis round trips (client side: writes on the
  * connection; server side: commands Redis processed, scripts' own commands included) of the
  * queueing executions and of the 1,000-event drain. In-process, the functions the nodes call
- * (dist/): dispatch, and the senders' outbox steps of nodes/common/outboxes (readDrained,
- * finishOutbox), after outbox.drainDue (the Outbox Trigger's poll). Added latency per lead: at
+ * (dist/): dispatch (mode buildForOutbox), the core's outbox run (shared/outbox finishOutbox) and
+ * the node's readDrained (nodes/common/outboxes), after outbox.drainDue (the Outbox Trigger's poll). Added latency per lead: at
  * most the trigger's poll interval.
  *
  *   node bench/outbox.js [--quick]    (or as part of npm run bench)
@@ -66,8 +66,8 @@ function keeper() {
 async function queueOne(ctx, item) {
 	const { kept, keep } = keeper();
 	const runAt = Date.now();
-	const results = await shared.dispatch([item], { ...ctx.base, dryRun: true, onDryRunBuilt: keep });
-	await outboxes.finishOutbox({
+	const results = await shared.dispatch([item], { ...ctx.base, mode: { kind: 'buildForOutbox', onBuilt: keep } });
+	await shared.outbox.finishOutbox({
 		run: ctx.outbox,
 		adapter: ctx.adapter,
 		results,
@@ -102,7 +102,7 @@ async function drainOnce(ctx, limit) {
 	);
 	const { kept, keep } = keeper();
 	const results = await shared.dispatch(dispatchItems, { ...ctx.base, onRetryable: keep });
-	await outboxes.finishOutbox({
+	await shared.outbox.finishOutbox({
 		run: ctx.outbox,
 		adapter: ctx.adapter,
 		results,

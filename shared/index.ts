@@ -116,6 +116,7 @@ export {
 	type DedupFailMode,
 	type DispatchItem,
 	type DispatchOptions,
+	type DispatchMode,
 	type KeptFacts,
 	type UnknownOutcomePolicy,
 } from './dispatch/types';

@@ -22,6 +22,7 @@ import {
 	type DedupFailMode,
 	type DedupStore,
 	type DispatchItem,
+	type DispatchMode,
 	type EventWindowPolicy,
 	type ItemResult,
 	type KeptFacts,
@@ -33,14 +34,7 @@ import { resolveStore } from './dedupStores';
 import { n8nExecutor } from './n8nExecutor';
 import { perItemParameter } from './parameters';
 import { markOwnDestinations } from './workflowScope';
-import {
-	deliversViaOutbox,
-	finishOutbox,
-	readDrained,
-	resolveSenderOutbox,
-	type KeptEvents,
-	type RunOutbox,
-} from './outboxes';
+import { deliversViaOutbox, readDrained, resolveSenderOutbox } from './outboxes';
 
 /** What a sender node adds to the common path: its adapter, credential and event naming. */
 export interface SenderSpec<Config, Payload> {
@@ -182,7 +176,9 @@ export function fieldOverrides(
  * its item with the reason, instead of colliding with the records that rounded to the same number.
  */
 export function lostDigits(record: LeadRecord): string | undefined {
-	return typeof record.record_id === 'number' ? (recordIdProblem(record.record_id) ?? undefined) : undefined;
+	return typeof record.record_id === 'number'
+		? (recordIdProblem(record.record_id) ?? undefined)
+		: undefined;
 }
 
 function summary(results: ItemResult[]): string {
@@ -241,6 +237,9 @@ export function failedItemError(
 	return new NodeOperationError(ctx.getNode(), message, { itemIndex: index, description });
 }
 
+const SEND = { kind: 'send' } as const satisfies DispatchMode<never>;
+const DRY_RUN = { kind: 'dryRun' } as const satisfies DispatchMode<never>;
+
 /** What the sender options say about a dispatch (the same for every operation that sends). */
 export function dispatchOptions(options: SenderOptions) {
 	return {
@@ -251,7 +250,7 @@ export function dispatchOptions(options: SenderOptions) {
 		defaultCountry: options.defaultCountry || undefined,
 		clientKey: readClientKey(options.clientKey),
 		batchSize: options.batchSize,
-		dryRun: Boolean(options.dryRun),
+		mode: options.dryRun ? DRY_RUN : SEND,
 		includePayload: Boolean(options.includePayload),
 		ledger:
 			options.stageLedger === false
@@ -288,13 +287,21 @@ export async function executeSender<Config, Payload>(
 	});
 	// What the whole run needs (credentials, the platform config, the dedup store). When it
 	// fails, nothing can be sent: with On Error "Continue" every item says why, else the node fails.
-	let setup: { config: Config; store: DedupStore | null; keyPrefix: string; outbox: RunOutbox };
+	let setup: {
+		config: Config;
+		store: DedupStore | null;
+		keyPrefix: string;
+		outbox: outbox.RunOutbox;
+	};
 	try {
 		const credentials = await ctx.getCredentials(spec.credentialName);
 		const config = await spec.readConfig(ctx, credentials, options, transport);
 		const resolved = dryRun
 			? { store: null, keyPrefix: undefined }
-			: await resolveStore(ctx, ctx.getNodeParameter('dedupStore', 0) as 'redis' | 'memory' | 'off');
+			: await resolveStore(
+					ctx,
+					ctx.getNodeParameter('dedupStore', 0) as 'redis' | 'memory' | 'off',
+				);
 		let keyPrefix: string;
 		try {
 			keyPrefix = namespacedPrefix(resolved.keyPrefix, options.clientKey);
@@ -338,11 +345,12 @@ export async function executeSender<Config, Payload>(
 		dispatchItems,
 		outbox.outboxNow(),
 	);
-	const kept: KeptEvents = new Map();
+	const kept: outbox.KeptEvents = new Map();
 	const keep = (index: number, payload: unknown, facts: KeptFacts) =>
 		kept.set(index, { payload, facts });
 	// Deliver → Via Outbox (new events only): built here, sent by the drain in batches.
 	const viaOutbox = drained.opened.size === 0 && deliversViaOutbox(ctx, setup.outbox);
+	const buildForOutbox: DispatchMode<Payload> = { kind: 'buildForOutbox', onBuilt: keep };
 
 	const runAt = Date.now();
 	const results = await dispatch(dispatchItems, {
@@ -352,13 +360,12 @@ export async function executeSender<Config, Payload>(
 		store,
 		keyPrefix,
 		...dispatchOptions(options),
-		...(viaOutbox ? { dryRun: true } : {}),
+		...(viaOutbox ? { mode: buildForOutbox } : {}),
 		onRetryable: keep,
-		onDryRunBuilt: keep,
 	});
-	await finishOutbox({
+	await outbox.finishOutbox({
 		run: setup.outbox,
-		adapter: spec.adapter as never,
+		adapter: spec.adapter,
 		results,
 		kept,
 		drained,

@@ -1,6 +1,6 @@
 import { runBatch } from './batch';
 import { planRun, resolveRepeats } from './plan';
-import { prepareDryRun } from './prepare';
+import { prepareDryRun, prepareForOutbox } from './prepare';
 import { startRun, type Candidate } from './runState';
 import { recordStatsAlone } from './settle';
 import type { DispatchItem, DispatchOptions, ItemResult } from './types';
@@ -23,6 +23,10 @@ const DEFAULT_CONCURRENCY = 4;
  * fail-open mode, or dedup off); an event is committed only when the platform acknowledged it;
  * every failure releases its claim so a retry can send it; one bad item never sinks the others;
  * the order of results is the order of the items.
+ *
+ * options.mode (DispatchMode): a dry run and a build for the outbox stop after prepare — every
+ * event built, none claimed or sent; the first previews the request, the second hands each
+ * built event to its onBuilt for the outbox to queue.
  */
 export async function dispatch<Config, Payload>(
 	items: DispatchItem[],
@@ -35,8 +39,10 @@ export async function dispatch<Config, Payload>(
 		await recordStatsAlone(run, run.results);
 		return run.results;
 	}
-	if (options.dryRun) {
-		prepareDryRun(run, candidates);
+	const mode = options.mode ?? { kind: 'send' };
+	if (mode.kind !== 'send') {
+		if (mode.kind === 'dryRun') prepareDryRun(run, candidates);
+		else prepareForOutbox(run, candidates, mode.onBuilt);
 		resolveRepeats(run, repeats);
 		return run.results;
 	}

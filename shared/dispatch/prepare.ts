@@ -2,6 +2,7 @@ import { readEventContext } from '../events/context';
 import { matchQualityScore, normalizeIdentity, renderIdentity } from '../identity';
 import { keptFacts } from './keep';
 import type { Candidate, RunState } from './runState';
+import type { KeptFacts } from './types';
 
 /**
  * Stage 2, prepare: the identity normalized and rendered for the platform, the event context
@@ -42,7 +43,7 @@ export function prepareEvent<Config, Payload>(
 		r.error = built.reason;
 		return null;
 	}
-	if (run.options.includePayload || run.options.dryRun) r.payload = built.payload;
+	if (run.options.includePayload || run.options.mode?.kind === 'dryRun') r.payload = built.payload;
 	return built.payload;
 }
 
@@ -58,7 +59,6 @@ export function prepareDryRun<Config, Payload>(
 		if (payload !== null) {
 			payloads.push(payload);
 			built.push(c);
-			run.options.onDryRunBuilt?.(c.index, payload, keptFacts(run, c));
 		}
 	}
 	const request = payloads.length ? run.adapter.previewRequest(payloads, run.config) : undefined;
@@ -68,5 +68,23 @@ export function prepareDryRun<Config, Payload>(
 		r.dry_run = true;
 		r.warnings.push('dry run: nothing was claimed or sent');
 		r.response = { request_preview: request };
+	}
+}
+
+/**
+ * Built for the outbox (Deliver → Via Outbox): every event prepared and handed to `onBuilt`
+ * with what its later send needs; nothing claimed, sent or previewed. A built event's result is
+ * `skipped` until the caller queues it.
+ */
+export function prepareForOutbox<Config, Payload>(
+	run: RunState<Config, Payload>,
+	candidates: Candidate[],
+	onBuilt: (index: number, payload: Payload, kept: KeptFacts) => void,
+): void {
+	for (const c of candidates) {
+		const payload = prepareEvent(run, c);
+		if (payload === null) continue;
+		run.results[c.index].status = 'skipped';
+		onBuilt(c.index, payload, keptFacts(run, c));
 	}
 }

@@ -58,6 +58,25 @@ export interface KeptFacts {
 
 export type DedupFailMode = 'closed' | 'open';
 
+/**
+ * What a dispatch does with the events it builds (DispatchOptions.mode):
+ *  - `send` (the default): claim → send → settle; the events go to the platform;
+ *  - `dryRun` (the preview): every event built, one request previewed; each built event's result
+ *    is `skipped` with `dry_run` and the payload; nothing is claimed, sent or queued;
+ *  - `buildForOutbox` (Deliver → Via Outbox): every event built and handed to `onBuilt` with
+ *    what its later send needs (KeptFacts); nothing is claimed, sent or previewed here. Each
+ *    built event's result stays `skipped` for the caller to queue (outbox.queueBuilt); the
+ *    drain sends it later under a dedup claim.
+ */
+export type DispatchMode<Payload> =
+	| { kind: 'send' }
+	| { kind: 'dryRun' }
+	| {
+			kind: 'buildForOutbox';
+			/** Called with each built event and what its later send needs. */
+			onBuilt(index: number, payload: Payload, kept: KeptFacts): void;
+	  };
+
 export interface DispatchOptions<Config, Payload> {
 	adapter: PlatformAdapter<Config, Payload>;
 	config: Config;
@@ -76,7 +95,8 @@ export interface DispatchOptions<Config, Payload> {
 	batchSize?: number;
 	/** Requests in flight at once. */
 	concurrency?: number;
-	dryRun?: boolean;
+	/** What is done with the built events: sent (the default), previewed, or built for the outbox. */
+	mode?: DispatchMode<Payload>;
 	includePayload?: boolean;
 	/**
 	 * How long to wait for another run's live claim on the same event to settle before failing
@@ -98,11 +118,6 @@ export interface DispatchOptions<Config, Payload> {
 	 * known: not sent), so the caller can queue it in the outbox.
 	 */
 	onRetryable?(index: number, payload: Payload, kept: KeptFacts): void;
-	/**
-	 * A dry run: called with each built event and what a later send needs (Deliver → Via Outbox
-	 * queues them).
-	 */
-	onDryRunBuilt?(index: number, payload: Payload, kept: KeptFacts): void;
 	/**
 	 * The stage ledger (shared/ledger, docs/stages.md), with a store: each sent event is written
 	 * to its lead's ledger in the settle; a stage already in it is not sent again, skipped and

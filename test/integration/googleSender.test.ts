@@ -414,7 +414,7 @@ describe('Google Ads sender through dispatch, against a loopback Google Ads and 
 	});
 
 	it('dry run returns the exact request without the developer token, and claims and sends nothing', async () => {
-		const results = await run(leads(2), { dryRun: true });
+		const results = await run(leads(2), { mode: { kind: 'dryRun' } });
 		expect(results.map((r) => [r.status, r.dry_run])).toEqual([
 			['skipped', true],
 			['skipped', true],

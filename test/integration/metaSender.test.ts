@@ -307,7 +307,7 @@ describe('Meta sender through dispatch, against a loopback Meta and a real Redis
 	});
 
 	it('dry run returns the exact payloads and claims and sends nothing', async () => {
-		const results = await run(leads(2, crmLead), { dryRun: true });
+		const results = await run(leads(2, crmLead), { mode: { kind: 'dryRun' } });
 		expect(results.map((r) => [r.status, r.dry_run])).toEqual([
 			['skipped', true],
 			['skipped', true],

@@ -449,7 +449,7 @@ describe('Microsoft sender through dispatch, against a loopback UET CAPI and a r
 	});
 
 	it('dry run returns the exact request and claims and sends nothing', async () => {
-		const results = await run(leads(2, crmLead), { dryRun: true });
+		const results = await run(leads(2, crmLead), { mode: { kind: 'dryRun' } });
 		expect(results.map((r) => [r.status, r.dry_run])).toEqual([
 			['skipped', true],
 			['skipped', true],

@@ -383,7 +383,7 @@ describe('Pinterest sender through dispatch, against a loopback Pinterest and a 
 	});
 
 	it('dry run returns the exact payloads and the request, claims and sends nothing', async () => {
-		const results = await run(leads(2, crmLead), { dryRun: true });
+		const results = await run(leads(2, crmLead), { mode: { kind: 'dryRun' } });
 		expect(results.map((r) => [r.status, r.dry_run])).toEqual([
 			['skipped', true],
 			['skipped', true],

@@ -219,7 +219,7 @@ describe('every platform adapter under 10,000 hostile lead records', () => {
 								config: CONFIGS[platform],
 								transport,
 								store: null,
-								dryRun: true,
+								mode: { kind: 'dryRun' },
 								defaultCountry,
 								clock: () => NOW,
 							},

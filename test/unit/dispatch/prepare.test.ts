@@ -24,7 +24,7 @@ describe('dispatch stage 2: prepare', () => {
 	});
 
 	it('a dry run builds every event and previews one request, sending nothing', () => {
-		const { run, sent } = testRun({ dryRun: true }, 2);
+		const { run, sent } = testRun({ mode: { kind: 'dryRun' } }, 2);
 		const { candidates } = planRun(run, [lead('a'), lead('b')]);
 		prepareDryRun(run, candidates);
 		expect(run.results.map((r) => [r.status, r.dry_run])).toEqual([

@@ -69,7 +69,7 @@ describe('the golden payload for one canonical lead', () => {
 			config: config(),
 			transport: new Transport(),
 			store: null,
-			dryRun: true,
+			mode: { kind: 'dryRun' },
 			clock: () => Date.parse('2026-11-30T07:00:00.000Z'),
 		});
 		const event = {

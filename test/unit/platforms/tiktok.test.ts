@@ -71,7 +71,7 @@ describe('the golden TikTok request for one canonical lead', () => {
 			config: config({ testEventCode: 'TEST12345' }),
 			transport: new Transport(),
 			store: null,
-			dryRun: true,
+			mode: { kind: 'dryRun' },
 			clock: () => NOW,
 		});
 		expect(result).toMatchObject<Partial<ItemResult>>({
@@ -209,7 +209,7 @@ describe('event names', () => {
 				config: config(),
 				transport: new Transport(),
 				store: null,
-				dryRun: true,
+				mode: { kind: 'dryRun' },
 				clock: () => NOW,
 			},
 		);

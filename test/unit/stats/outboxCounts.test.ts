@@ -12,7 +12,7 @@ describe('Health Report: queued and dead-lettered events apart from failed', () 
 			{ from: 'failed', to: 'queued' },
 			{ from: 'skipped', to: 'queued' },
 			{ from: 'failed', to: 'dead_lettered' },
-			// Deliver → Via Outbox: queued, never counted by its dry run.
+			// Deliver → Via Outbox: queued, never counted when it builds them for the outbox (mode buildForOutbox).
 			{ to: 'queued' },
 		]);
 		expect(moved).toEqual({ failed: -2, skipped: -1, queued: 3, dead_lettered: 1 });
