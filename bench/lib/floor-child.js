@@ -6,8 +6,9 @@
  *    events' dedup keys (dist/ dedupKey) on the same Redis, one POST per batch of 1,000 to the
  *    same stand-in, 4 batches in flight;
  *  - CPU only: hashing, phone parse, JSON.stringify; no I/O.
- * dist/ is loaded, so the floors' phone parses get the core's libphonenumber-js pattern cache too
- * (the floor as fast as that library can be made: the ratio is stricter, not kinder).
+ * dist/ is loaded for the real claim and settle scripts and dedup keys. The phone parses use
+ * libphonenumber-js as it ships, as the core does (it changes nothing in that library); unlike the
+ * core, the floors keep no phone results from one lead or run to the next.
  *
  *   node --expose-gc bench/lib/floor-child.js '<json options>'  → last stdout line: JSON result
  */

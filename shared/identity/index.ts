@@ -21,7 +21,6 @@ export {
 	renderPhone,
 	type PhoneContext,
 } from './phone';
-export { phonePatternCache } from './phone-patterns';
 export { normalizeName, normalizeFirstName, normalizeLastName, normalizeNameText } from './name';
 export { normalizeCity, normalizeCityText } from './city';
 export { normalizeRegion, normalizeRegionText, type RegionContext } from './region';

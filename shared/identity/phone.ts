@@ -7,10 +7,9 @@ import {
 
 import type { Platform } from '../types';
 import { firstFieldValue } from './field-values';
-// Before any number is parsed: the library's pattern checks reuse compiled expressions.
-import './phone-patterns';
 import type { FieldOutcome } from './fields';
 import { normalizeCountry } from './country';
+import { rememberedPhoneOutcome } from './phone-results';
 import { IDENTITY_PROFILES, type IdentityProfile } from './profiles';
 
 export interface PhoneContext {
@@ -29,6 +28,18 @@ const E164_DIGITS = /^\d{7,15}$/;
  */
 export function normalizePhoneText(text: string, context: PhoneContext = {}): FieldOutcome {
 	const country = supportedCountry(context.country);
+	// The same number comes back often (every platform, every stage): worked out once per
+	// process, within a bound (phone-results.ts).
+	return rememberedPhoneOutcome(text, country, () => phoneOutcome(text, country));
+}
+
+/** normalizePhoneText worked out every time, without the results kept in this process. */
+export function normalizePhoneTextUncached(text: string, context: PhoneContext = {}): FieldOutcome {
+	return phoneOutcome(text, supportedCountry(context.country));
+}
+
+/** The rule itself: `country` is a supported code or undefined. */
+function phoneOutcome(text: string, country: CountryCode | undefined): FieldOutcome {
 	if (text.startsWith('+')) {
 		const parsed = parseQuietly(text);
 		if (parsed && isE164(parsed)) return { value: parsed.number };

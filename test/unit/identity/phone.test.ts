@@ -1,6 +1,9 @@
-import * as path from 'node:path';
-import metadata from 'libphonenumber-js/metadata.max.json';
-import { normalizePhone, normalizePhoneText, phonePatternCache } from '../../../shared/identity';
+import { normalizePhone, normalizePhoneText } from '../../../shared/identity';
+import {
+	PHONE_RESULTS_LIMIT,
+	PHONE_RESULTS_MAX_TEXT,
+	rememberedPhoneResults,
+} from '../../../shared/identity/phone-results';
 import type { Platform } from '../../../shared/types';
 
 describe('normalizePhoneText: canonical E.164 with +', () => {
@@ -90,32 +93,56 @@ describe('normalizePhone per platform', () => {
 	});
 });
 
-describe('phone pattern checks reuse compiled expressions', () => {
-	it('is in place for the installed libphonenumber-js (an upgrade that changes its layout fails here)', () => {
-		expect(phonePatternCache()).toBe(true);
+describe('phone results kept in this process', () => {
+	it('does not keep texts longer than PHONE_RESULTS_MAX_TEXT, and still reads them', () => {
+		// Runs before the memo is filled below: a kept result would show as one more entry.
+		const before = rememberedPhoneResults();
+		expect(before).toBeLessThan(PHONE_RESULTS_LIMIT);
+		const long = `+1 650 555 1212 (mobile, ask for the front desk${'.'.repeat(PHONE_RESULTS_MAX_TEXT)})`;
+		expect(normalizePhoneText(long)).toEqual({ value: '+16505551212' });
+		expect(normalizePhoneText(long)).toEqual({ value: '+16505551212' });
+		expect(rememberedPhoneResults()).toBe(before);
+		expect(normalizePhoneText('+1 650 555 1213 (mobile)')).toEqual({ value: '+16505551213' });
+		expect(rememberedPhoneResults()).toBe(before + 1);
 	});
 
-	it('answers every pattern check exactly as the library\'s own helper does', () => {
-		// The library's helper, written out as it ships (build/helpers/matchesEntirely.js).
-		const stock = (text: string, pattern: string) => new RegExp('^(?:' + pattern + ')$').test(text || '');
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const helper = require(
-			path.join(path.dirname(require.resolve('libphonenumber-js/max')), '..', 'build', 'helpers', 'matchesEntirely.js'),
-		) as { default: (text: string, pattern: string) => boolean };
-		const patterns = Object.values(metadata.countries as unknown as Record<string, unknown[]>)
-			.map((country) => country[2])
-			.filter((p): p is string => typeof p === 'string')
-			.slice(0, 60);
-		expect(patterns.length).toBeGreaterThan(50);
-		const texts = ['', '2125551212', '4155552671', '3012345678', '7911123456', '800', '12345678901234567'];
-		for (const pattern of patterns) {
-			for (const text of texts) {
-				// Twice: a reused expression must answer like a fresh one.
-				expect([helper.default(text, pattern), helper.default(text, pattern)]).toEqual([
-					stock(text, pattern),
-					stock(text, pattern),
-				]);
+	it('keeps at most PHONE_RESULTS_LIMIT of them: the ones read again stay, the others go', () => {
+		const often = normalizePhoneText('(650) 555-1212', { country: 'US' });
+		const once = normalizePhoneText('020 7946 0958', { country: 'GB' });
+		// Three times more distinct numbers than the bound (valid and invalid ones alike), the
+		// first one read again every 1,000.
+		for (let i = 0; i < 3 * PHONE_RESULTS_LIMIT; i++) {
+			normalizePhoneText(
+				`(415) ${200 + (i % 800)}-${String(1000 + Math.floor(i / 800)).padStart(4, '0')}`,
+				{
+					country: i % 3 === 0 ? 'US' : 'GB',
+				},
+			);
+			if (i % 1000 === 0)
+				expect(normalizePhoneText('(650) 555-1212', { country: 'US' })).toBe(often);
+			if (rememberedPhoneResults() > PHONE_RESULTS_LIMIT) {
+				throw new Error(`${rememberedPhoneResults()} results kept after ${i + 1} numbers`);
 			}
 		}
+		expect(rememberedPhoneResults()).toBeGreaterThanOrEqual(PHONE_RESULTS_LIMIT / 2);
+		// Still the very result first worked out; the other one was dropped and is worked out
+		// again, to the same answer.
+		expect(normalizePhoneText('(650) 555-1212', { country: 'US' })).toBe(often);
+		const again = normalizePhoneText('020 7946 0958', { country: 'GB' });
+		expect(again).not.toBe(once);
+		expect(again).toEqual(once);
+		expect(once).toEqual({ value: '+442079460958' });
+	});
+
+	it('gives every caller the same answer, which none of them can change', () => {
+		const a = normalizePhoneText('07911 123456', { country: 'gb' });
+		const b = normalizePhoneText('07911 123456', { country: 'GB' });
+		expect(b).toBe(a);
+		expect(() => {
+			(a as { value: string }).value = '+10000000000';
+		}).toThrow(TypeError);
+		expect(normalizePhoneText('07911 123456', { country: 'GB' })).toEqual({
+			value: '+447911123456',
+		});
 	});
 });
