@@ -27,13 +27,6 @@
 
 /** @typedef {import('../../shared/types').LeadRecord} LeadRecord */
 
-/**
- * `n` leads; record ids are `${idPrefix}-${i}`. Self-contained (see above): everything it uses
- * is defined inside it.
- * @param {number} n
- * @param {{ idPrefix: string, nowMs?: number, seed?: number }} options
- * @returns {LeadRecord[]}
- */
 /** A 32-bit seed from a text (FNV-1a). @param {string} text */
 function seedOf(text) {
 	let h = 0x811c9dc5;
@@ -41,6 +34,13 @@ function seedOf(text) {
 	return h;
 }
 
+/**
+ * `n` leads; record ids are `${idPrefix}-${i}`. Self-contained (see above): everything it uses
+ * is defined inside it.
+ * @param {number} n
+ * @param {{ idPrefix: string, nowMs?: number, seed?: number }} options
+ * @returns {LeadRecord[]}
+ */
 function generateLeads(n, options) {
 	/** Small fast PRNG (mulberry32): deterministic across Node versions. @param {number} seed */
 	const prng = (seed) => {
