@@ -1,5 +1,5 @@
 import { stageOf } from '../ledger';
-import { candidateLedgerWrite, ledgerWrites } from './ledgerStage';
+import { candidateLedgerWrite } from './ledgerStage';
 import type { LedgerWrite } from '../ledger/types';
 import type { Candidate, RunState } from './runState';
 import type { KeptFacts, SendOutcome } from './types';
@@ -37,9 +37,9 @@ export function keptFacts(
 }
 
 /**
- * The ledger writes of the events a settle commits: built from the record for events of this
- * run (ledgerWrites), as kept for drained ones — so a stage sent via the outbox leaves the same
- * ledger entry as a direct send.
+ * The ledger writes of the events a settle commits (each gated by its commit): built from the
+ * record for events of this run (candidateLedgerWrite), then as kept for drained ones — so a
+ * stage sent via the outbox leaves the same ledger entry as a direct send.
  */
 export function settleLedgerWrites(
 	run: RunState<unknown, unknown>,
@@ -47,10 +47,14 @@ export function settleLedgerWrites(
 	commit: readonly string[],
 ): LedgerWrite[] | undefined {
 	if (!run.ledger) return undefined;
-	const direct = candidates.filter((c) => !c.item.prebuilt);
-	const writes = ledgerWrites(run, direct, commit) ?? [];
 	const committing = new Set(commit);
 	const sentAt = Math.floor(run.clock() / 1000);
+	const writes: LedgerWrite[] = [];
+	for (const c of candidates) {
+		if (c.item.prebuilt || !committing.has(c.key)) continue;
+		const write = candidateLedgerWrite(run, c, sentAt);
+		if (write) writes.push(write);
+	}
 	for (const c of candidates) {
 		const kept = c.item.prebuilt?.ledger;
 		if (!kept || !committing.has(c.key)) continue;

@@ -89,24 +89,6 @@ export function candidateLedgerWrite(
 		adjustment: run.adapter.adjusts === true,
 		...(sentAt !== undefined ? { sentAt } : {}),
 		crm: run.adapter.stageTimed?.(run.config) === true,
-		...(run.adapter.leadIdAttribute !== undefined ? { leadIdAttribute: run.adapter.leadIdAttribute } : {}),
+		leadIdAttribute: run.adapter.leadIdAttribute,
 	});
-}
-
-/** The ledger writes for the events a settle commits (each gated by its commit). */
-export function ledgerWrites(
-	run: RunState<unknown, unknown>,
-	candidates: readonly Candidate[],
-	commit: readonly string[],
-): LedgerWrite[] | undefined {
-	if (!run.ledger) return undefined;
-	const committing = new Set(commit);
-	const sentAt = Math.floor(run.clock() / 1000);
-	const writes: LedgerWrite[] = [];
-	for (const c of candidates) {
-		if (!committing.has(c.key)) continue;
-		const write = candidateLedgerWrite(run, c, sentAt);
-		if (write) writes.push(write);
-	}
-	return writes.length > 0 ? writes : undefined;
 }

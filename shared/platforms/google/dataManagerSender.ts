@@ -145,11 +145,10 @@ async function attemptIngest(
 	const parts = readDataManagerError(response?.data);
 	const summary = response ? { status: response.status, error: parts.status ?? null } : undefined;
 	if (!response || result.failure === 'retryable' || !mayBeAboutEvents(response, parts)) {
-		const error =
-			result.failure === 'permanent' && response
-				? describeDataManagerError(parts, response.status)
-				: result.message;
-		return { kind: 'fail', outcome: failedSend(result, error, summary) };
+		const outcome = failedSend(result, summary, (answer) =>
+			describeDataManagerError(parts, answer.status),
+		);
+		return { kind: 'fail', outcome };
 	}
 	const byEvent = new Map<number, DataManagerFieldViolation[]>();
 	for (const violation of parts.violations) {

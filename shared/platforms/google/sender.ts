@@ -371,10 +371,8 @@ export async function sendGoogleUpload(
 	const status = result.response?.status ?? 0;
 	const outcome: SendOutcome = failedSend(
 		result,
-		result.failure === 'permanent' && result.response
-			? describeGoogleRpcError(rpc, status)
-			: result.message,
 		result.response ? { status, error: rpc } : undefined,
+		() => describeGoogleRpcError(rpc, status),
 	);
 	return Array.from({ length: count }, () => outcome);
 }

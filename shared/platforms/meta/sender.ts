@@ -101,14 +101,10 @@ async function attemptMeta(
 	}
 	const graphError = readGraphError(result.response?.data);
 	const status = result.response?.status ?? 0;
-	// A permanent rejection is told in Meta's own words; a transient failure that outlived its
-	// retries says what happened and how often it was tried.
 	const outcome: SendOutcome = failedSend(
 		result,
-		result.failure === 'permanent' && result.response
-			? describeGraphError(graphError, status)
-			: result.message,
 		result.response ? { status, error: graphError } : undefined,
+		() => describeGraphError(graphError, status),
 	);
 	const eventLevel =
 		result.failure === 'permanent' && status >= 400 && status < 500 && !isWholeRequestError(graphError);

@@ -182,7 +182,7 @@ async function attemptMicrosoft(
 		: undefined;
 	if (result.failure === 'retryable' || !result.response) {
 		// A transient failure that outlived its retries, or no answer at all: said as it happened.
-		const outcome: SendOutcome = failedSend(result, result.message, response);
+		const outcome: SendOutcome = failedSend(result, response);
 		return { kind: 'fail', outcome };
 	}
 	if (isWholeRequestStatus(status)) {

@@ -185,7 +185,6 @@ export async function sendPinterestChunk(
 	}
 	const outcome: SendOutcome = failedSend(
 		result,
-		result.message,
 		response ? { status: response.status, error: readPinterestError(response.data) } : undefined,
 	);
 	return events.map(() => outcome);

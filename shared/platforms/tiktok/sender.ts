@@ -103,14 +103,10 @@ async function attemptTiktok(
 	}
 	const answer = readTiktokAnswer(result.response?.data);
 	const status = result.response?.status ?? 0;
-	// A permanent refusal is told in TikTok's own words; a transient failure that outlived its
-	// retries says what happened and how often it was tried.
 	const outcome: SendOutcome = failedSend(
 		result,
-		result.failure === 'permanent' && result.response
-			? describeTiktokError(answer, status)
-			: result.message,
 		result.response ? { status, ...(answer ?? {}) } : undefined,
+		() => describeTiktokError(answer, status),
 	);
 	const eventLevel =
 		result.failure === 'permanent' &&

@@ -17,7 +17,7 @@ async function transportFailure(error: { code?: string; message: string }): Prom
 		() => ({ kind: 'ok' }),
 	);
 	if (result.ok) throw new Error('expected a failure');
-	return failedSend(result, `meta: ${result.message}`);
+	return failedSend(result);
 }
 
 describe('unknown outcomes', () => {
