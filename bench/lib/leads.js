@@ -27,13 +27,6 @@
 
 /** @typedef {import('../../shared/types').LeadRecord} LeadRecord */
 
-/** A 32-bit seed from a text (FNV-1a). @param {string} text */
-function seedOf(text) {
-	let h = 0x811c9dc5;
-	for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-	return h;
-}
-
 /**
  * `n` leads; record ids are `${idPrefix}-${i}`. Self-contained (see above): everything it uses
  * is defined inside it.
@@ -52,6 +45,12 @@ function generateLeads(n, options) {
 			t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
 			return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 		};
+	};
+	/** A 32-bit seed from a text (FNV-1a). @param {string} text */
+	const seedOf = (text) => {
+		let h = 0x811c9dc5;
+		for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+		return h;
 	};
 	/** An email-safe lowercase form of a name: accents dropped (José → jose), other letters out. @param {string} name */
 	const ascii = (name) =>

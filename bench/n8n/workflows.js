@@ -288,4 +288,4 @@ function triggerWorkflows() {
 	};
 }
 
-module.exports = { CREDENTIALS, VARIANTS, executeWorkflows, countedWorkflows, triggerWorkflows, MAPPED_FIELDS };
+module.exports = { CREDENTIALS, VARIANTS, executeWorkflows, countedWorkflows, triggerWorkflows, MAPPED_FIELDS, makeLeadsNode };
