@@ -104,7 +104,7 @@ export {
 	originalFromLedger,
 	stageAdjustment,
 } from './platforms/google/ledgerOriginal';
-export { PLATFORM_ADAPTERS } from './platforms/index';
+export { PLATFORM_ADAPTERS, IDENTITY_PROFILES } from './platforms/index';
 export { sendIsolating, type ChunkAttempt } from './platforms/isolate';
 export { metaAdapter } from './platforms/meta/index';
 export { microsoftAdapter } from './platforms/microsoft/index';

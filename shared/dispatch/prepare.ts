@@ -20,8 +20,8 @@ export function prepareEvent<Config, Payload>(
 		eventTimeMs: c.eventTime * 1000,
 		clock: run.clock,
 	});
-	const user = renderIdentity(identity, run.adapter.platform);
-	r.match_quality = matchQualityScore(run.adapter.platform, user);
+	const user = renderIdentity(identity, run.adapter.identity);
+	r.match_quality = matchQualityScore(run.adapter.identity, user);
 	const built = run.adapter.buildEvent(
 		{
 			record: c.item.record,

@@ -1,7 +1,6 @@
-import type { Platform } from '../types';
 import { firstFieldValue } from './field-values';
 import type { FieldOutcome } from './fields';
-import { IDENTITY_PROFILES, type IdentityProfile } from './profiles';
+import type { IdentityProfile } from './profiles';
 
 /**
  * Zero-width space, non-joiner and joiner, word joiner, byte-order mark and soft hyphen: invisible,
@@ -87,11 +86,11 @@ export function renderEmail(canonical: string, style: IdentityProfile['email']):
 }
 
 /**
- * The email as `platform` wants it before hashing, or null to omit. An input that already is
+ * The email as the profile's platform wants it before hashing, or null to omit. An input that already is
  * a SHA-256 is returned lowercased, as it is.
  */
-export function normalizeEmail(raw: unknown, opts: { platform: Platform }): string | null {
+export function normalizeEmail(raw: unknown, opts: { profile: IdentityProfile }): string | null {
 	const canonical = firstFieldValue('email', raw, normalizeEmailText);
 	if (canonical === null || !canonical.includes('@')) return canonical;
-	return renderEmail(canonical, IDENTITY_PROFILES[opts.platform].email);
+	return renderEmail(canonical, opts.profile.email);
 }

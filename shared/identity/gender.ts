@@ -1,7 +1,6 @@
-import type { Platform } from '../types';
 import { firstFieldValue } from './field-values';
 import type { FieldOutcome } from './fields';
-import { IDENTITY_PROFILES, type Gender } from './profiles';
+import type { Gender, IdentityProfile } from './profiles';
 import { lookupKey } from './text';
 
 const GENDER_WORDS: ReadonlyMap<string, Gender> = new Map<string, Gender>([
@@ -46,11 +45,11 @@ export function normalizeGenderText(text: string): FieldOutcome {
 	return { omitted: 'not a recognised gender (f, m or n; female, male, non-binary…)' };
 }
 
-/** The gender as `platform` accepts it (`n` only for Pinterest), or null to omit. */
-export function normalizeGender(raw: unknown, opts: { platform: Platform }): string | null {
+/** The gender as the profile's platform accepts it (`n` only for Pinterest), or null to omit. */
+export function normalizeGender(raw: unknown, opts: { profile: IdentityProfile }): string | null {
 	const gender = firstFieldValue('gender', raw, normalizeGenderText);
 	if (gender === null || gender.length > 1) return gender;
-	return (IDENTITY_PROFILES[opts.platform].genders as readonly string[]).includes(gender)
+	return (opts.profile.genders as readonly string[]).includes(gender)
 		? gender
 		: null;
 }

@@ -50,7 +50,9 @@ export { buildFbc, readEpochMs, type FbcInput, type FbcResult } from './fbc';
 export { normalizeFbp, normalizeFbpText } from './fbp';
 
 export {
-	IDENTITY_PROFILES,
+	HASHED,
+	CLEAR,
+	FULL_HASHED_SET,
 	type IdentityProfile,
 	type IdentityFieldRule,
 	type Gender,
@@ -64,7 +66,6 @@ export { renderIdentity, type PlatformIdentity } from './render-identity';
 export {
 	estimateMatchQuality,
 	matchQualityScore,
-	MATCH_QUALITY_WEIGHTS,
 	type MatchQuality,
 } from './matchQuality';
 export { emailDomain, emailOrBareDomain, FREE_MAIL_DOMAINS, isFreeMailDomain } from './email-domains';

@@ -5,12 +5,11 @@ import {
 	type PhoneNumber,
 } from 'libphonenumber-js/max';
 
-import type { Platform } from '../types';
 import { firstFieldValue } from './field-values';
 import type { FieldOutcome } from './fields';
 import { normalizeCountry } from './country';
 import { rememberedPhoneOutcome } from './phone-results';
-import { IDENTITY_PROFILES, type IdentityProfile } from './profiles';
+import type { IdentityProfile } from './profiles';
 
 export interface PhoneContext {
 	/** ISO alpha-2 (any case) used for numbers written without an international prefix. */
@@ -101,8 +100,8 @@ function supportedCountry(country: string | null | undefined): CountryCode | und
  * one hash cannot be right for Meta/Pinterest (digits) and TikTok/Google/Microsoft (E.164 with
  * '+') at once, so the Identity Normalizer states it per platform.
  */
-export function phoneHashForm(platform: Platform): string {
-	return IDENTITY_PROFILES[platform].phone === 'digits'
+export function phoneHashForm(profile: IdentityProfile): string {
+	return profile.phone === 'digits'
 		? "SHA-256 (lowercase hex) of the number with country code, digits only, no '+' (16505551212)"
 		: "SHA-256 (lowercase hex) of the E.164 number with '+' (+16505551212)";
 }
@@ -113,16 +112,16 @@ export function renderPhone(e164: string, format: IdentityProfile['phone']): str
 }
 
 /**
- * The phone as `platform` wants it before hashing (Meta, Pinterest: digits without '+';
+ * The phone as the profile's platform wants it before hashing (Meta, Pinterest: digits without '+';
  * TikTok, Google, Microsoft: E.164 with '+'), or null to omit. `defaultCountry` (a code or a
  * name) is used for numbers without an international prefix.
  */
 export function normalizePhone(
 	raw: unknown,
-	opts: { platform: Platform; defaultCountry?: string },
+	opts: { profile: IdentityProfile; defaultCountry?: string },
 ): string | null {
 	const country = opts.defaultCountry === undefined ? null : normalizeCountry(opts.defaultCountry);
 	const canonical = firstFieldValue('phone', raw, (text) => normalizePhoneText(text, { country }));
 	if (canonical === null || !canonical.startsWith('+')) return canonical;
-	return renderPhone(canonical, IDENTITY_PROFILES[opts.platform].phone);
+	return renderPhone(canonical, opts.profile.phone);
 }

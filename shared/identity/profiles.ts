@@ -1,6 +1,12 @@
 import type { Platform } from '../types';
 import type { IdentityField } from './fields';
 
+/*
+ * What an identity profile is. Each platform declares its own in its folder
+ * (shared/platforms/<platform>/identity.ts) and its adapter carries it; the functions here and in
+ * render-identity.ts take the profile, never a platform name.
+ */
+
 export interface IdentityFieldRule {
 	/** Sent as a SHA-256 hex digest (true) or in clear (false). */
 	hashed: boolean;
@@ -30,13 +36,27 @@ export interface IdentityProfile {
 	 * Default `as-is`: the canonical code (lowercase, no spaces or dashes).
 	 */
 	postalCode?: 'as-is' | 'digits';
+	/**
+	 * Match-quality weights per field (0–10 in all; estimateMatchQuality): the platform's
+	 * documented priorities — click ids and email first, then phone and external ids, then
+	 * network and address fields. Our estimate, not the platform's formula.
+	 */
+	matchWeights: Partial<Record<IdentityField, number>>;
+	/**
+	 * Click ids that stand in for one another (Google's gclid, gbraid, wbraid): one click is what
+	 * counts, so only the heaviest one present adds to the score, and with one present the others
+	 * are not reported missing.
+	 */
+	alternativeClickIds?: readonly IdentityField[];
 }
 
-const HASHED: IdentityFieldRule = { hashed: true };
-const CLEAR: IdentityFieldRule = { hashed: false };
+/** A field sent as a SHA-256 hex digest. */
+export const HASHED: IdentityFieldRule = { hashed: true };
+/** A field sent in clear. */
+export const CLEAR: IdentityFieldRule = { hashed: false };
 
-/** Meta's and Pinterest's customer information set, all hashed (platforms.md §1.4, §2.4). */
-const FULL_HASHED_SET: Partial<Record<IdentityField, IdentityFieldRule>> = {
+/** The customer information set Meta and Pinterest take, all hashed (platforms.md §1.4, §2.4). */
+export const FULL_HASHED_SET: Partial<Record<IdentityField, IdentityFieldRule>> = {
 	email: HASHED,
 	phone: HASHED,
 	first_name: HASHED,
@@ -48,89 +68,4 @@ const FULL_HASHED_SET: Partial<Record<IdentityField, IdentityFieldRule>> = {
 	postal_code: HASHED,
 	country: HASHED,
 	external_id: HASHED,
-};
-
-/**
- * Per-platform identity rules (platforms.md §1.4–§5.4, normalization.md). Changing what a
- * platform receives means changing its entry here and nothing else.
- */
-export const IDENTITY_PROFILES: Record<Platform, IdentityProfile> = {
-	meta: {
-		platform: 'meta',
-		fields: { ...FULL_HASHED_SET, ip: CLEAR, user_agent: CLEAR, fbc: CLEAR, fbp: CLEAR },
-		phone: 'digits',
-		email: 'as-is',
-		genders: ['f', 'm'],
-	},
-	pinterest: {
-		platform: 'pinterest',
-		fields: { ...FULL_HASHED_SET, ip: CLEAR, user_agent: CLEAR, epik: CLEAR },
-		phone: 'digits',
-		email: 'as-is',
-		genders: ['f', 'm', 'n'],
-		// Pinterest's OpenAPI: zp is "Sha256 hashes of user's zipcode, only digits". A code with
-		// letters is left out (stripping them would send a different code); docs/platforms/pinterest.md.
-		postalCode: 'digits',
-	},
-	tiktok: {
-		platform: 'tiktok',
-		fields: {
-			email: HASHED,
-			phone: HASHED,
-			external_id: HASHED,
-			first_name: HASHED,
-			last_name: HASHED,
-			// zip_code hashed, city/state/country clear: 2nd-party (Segment) only, UNCONFIRMED.
-			postal_code: HASHED,
-			city: CLEAR,
-			region: CLEAR,
-			country: CLEAR,
-			ttclid: CLEAR,
-			ttp: CLEAR,
-			ip: CLEAR,
-			user_agent: CLEAR,
-		},
-		// E.164 with '+': 2nd-party (Segment, Stape), no official vector (UNCONFIRMED).
-		phone: 'e164',
-		email: 'as-is',
-		genders: ['f', 'm'],
-	},
-	google: {
-		platform: 'google',
-		// Click conversions accept only hashedEmail and hashedPhoneNumber as user identifiers;
-		// addressInfo (where a clear postal code would go) is rejected with
-		// UNSUPPORTED_USER_IDENTIFIER, so postal code is not part of this profile; userIpAddress is
-		// allowlist-only, so the IP is not either.
-		fields: {
-			email: HASHED,
-			phone: HASHED,
-			gclid: CLEAR,
-			gbraid: CLEAR,
-			wbraid: CLEAR,
-		},
-		phone: 'e164',
-		// UNCONFIRMED whether Google now removes dots/+suffix for every domain; the rule common
-		// to all sources (and normalization.md) is gmail/googlemail dot removal only.
-		email: 'gmail-dots-removed',
-		genders: ['f', 'm'],
-	},
-	microsoft: {
-		platform: 'microsoft',
-		fields: {
-			email: HASHED,
-			phone: HASHED,
-			// externalId hashing is UNCONFIRMED (Stape hashes, Segment/walkerOS do not);
-			// normalization.md hashes external id only for Meta, Pinterest and TikTok.
-			external_id: { hashed: false, hashedInputAllowed: true },
-			msclkid: CLEAR,
-			ip: CLEAR,
-			user_agent: CLEAR,
-		},
-		// Phone format UNCONFIRMED; E.164 with '+' is the more common 2nd-party choice.
-		phone: 'e164',
-		// Dot/+alias removal for every domain (Stape, walkerOS) is UNCONFIRMED; normalization.md
-		// keeps dots and +tags for every platform except Google.
-		email: 'as-is',
-		genders: ['f', 'm'],
-	},
 };

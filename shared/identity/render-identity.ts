@@ -1,10 +1,9 @@
-import type { Platform } from '../types';
 import { renderEmail } from './email';
 import { emptyFieldMap, type IdentityField } from './fields';
 import { hashSha256, hashSha256Memoized, isSha256Hex } from './hash';
 import type { NormalizedIdentity } from './normalize-identity';
 import { renderPhone } from './phone';
-import { IDENTITY_PROFILES, type IdentityFieldRule, type IdentityProfile } from './profiles';
+import type { IdentityFieldRule, IdentityProfile } from './profiles';
 
 export interface PlatformIdentity {
 	/**
@@ -27,24 +26,28 @@ const MEMOIZED_FIELDS: ReadonlySet<IdentityField> = new Set<IdentityField>([
 	'gender',
 ]);
 
-/**
- * Renders a normalized identity for one platform: its fields only, in its formats, hashed
- * where it hashes. No parsing happens here; it runs per event per platform.
- */
-/** Each profile's fields as a list, computed once: rendering runs per event per platform. */
-const PROFILE_FIELDS = new Map(
-	Object.values(IDENTITY_PROFILES).map((profile) => [
-		profile.platform,
-		Object.entries(profile.fields) as Array<[IdentityField, IdentityFieldRule]>,
-	]),
-);
+/** Each profile's fields as a list, computed once per profile: rendering runs per event per platform. */
+const PROFILE_FIELDS = new WeakMap<IdentityProfile, Array<[IdentityField, IdentityFieldRule]>>();
 
-export function renderIdentity(identity: NormalizedIdentity, platform: Platform): PlatformIdentity {
-	const profile = IDENTITY_PROFILES[platform];
+function fieldsOf(profile: IdentityProfile): Array<[IdentityField, IdentityFieldRule]> {
+	let fields = PROFILE_FIELDS.get(profile);
+	if (fields === undefined) {
+		fields = Object.entries(profile.fields) as Array<[IdentityField, IdentityFieldRule]>;
+		PROFILE_FIELDS.set(profile, fields);
+	}
+	return fields;
+}
+
+/**
+ * Renders a normalized identity for one platform, by its profile (the platform adapter's
+ * `identity`): its fields only, in its formats, hashed where it hashes. No parsing happens here;
+ * it runs per event per platform.
+ */
+export function renderIdentity(identity: NormalizedIdentity, profile: IdentityProfile): PlatformIdentity {
 	const values: Partial<Record<IdentityField, string[]>> = emptyFieldMap();
 	const matchKeys: IdentityField[] = [];
 	const warnings = new Set<string>();
-	const fields = PROFILE_FIELDS.get(platform)!;
+	const fields = fieldsOf(profile);
 	// An index loop: for…of with destructuring allocates per field, and this runs per event.
 	for (let i = 0; i < fields.length; i++) {
 		const field = fields[i][0];

@@ -1,6 +1,6 @@
 import type { EventContext } from '../events/context';
 import type { EventTimeWindow } from '../events/eventTime';
-import type { NormalizedIdentity, PlatformIdentity } from '../identity';
+import type { IdentityProfile, NormalizedIdentity, PlatformIdentity } from '../identity';
 import type { LedgerEntry } from '../ledger/types';
 import type { Transport } from '../transport/transport';
 import type { LeadRecord, LeadState, Platform } from '../types';
@@ -166,6 +166,12 @@ export interface ResendDedup {
  */
 export interface PlatformAdapter<Config, Payload> {
 	readonly platform: Platform;
+	/**
+	 * What the platform takes of an identity and how (fields, hashing, phone, email and gender
+	 * forms, match-quality weights): its folder's identity.ts. Senders and the Identity Normalizer
+	 * render identities with it, so the two never disagree.
+	 */
+	readonly identity: IdentityProfile;
 	/**
 	 * The platform's event name for each canonical state: the README's event-name table, the
 	 * senders' default ("From Lead State"). Partial leads never share a name with completed ones.

@@ -1,4 +1,5 @@
 import type { PlatformAdapter } from './contract';
+import type { IdentityProfile } from '../identity';
 import type { Platform } from '../types';
 import { googleAdapter } from './google';
 import { metaAdapter } from './meta';
@@ -18,3 +19,8 @@ export const PLATFORM_ADAPTERS: Readonly<Record<Platform, PlatformAdapter<any, a
 	microsoft: microsoftAdapter,
 	google: googleAdapter,
 };
+
+/** Each platform's identity profile, by platform key (its adapter's `identity`). */
+export const IDENTITY_PROFILES = Object.fromEntries(
+	Object.entries(PLATFORM_ADAPTERS).map(([platform, adapter]) => [platform, adapter.identity]),
+) as Readonly<Record<Platform, IdentityProfile>>;

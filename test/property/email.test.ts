@@ -1,3 +1,4 @@
+import { IDENTITY_PROFILES } from '../../shared/platforms';
 import fc from 'fast-check';
 import {
 	emailDomain,
@@ -99,13 +100,13 @@ describe('emails in every pasted form normalize, hash and classify like the plai
 				if (typed !== plain) forms += 1;
 				const show = () => `${JSON.stringify(typed)} vs ${plain}`;
 				for (const platform of PLATFORMS) {
-					const expected = normalizeEmail(plain, { platform });
+					const expected = normalizeEmail(plain, { profile: IDENTITY_PROFILES[platform] });
 					must(expected !== null, () => `plain address rejected: ${plain}`);
-					must(normalizeEmail(typed, { platform }) === expected, () => `${platform}: ${show()}`);
+					must(normalizeEmail(typed, { profile: IDENTITY_PROFILES[platform] }) === expected, () => `${platform}: ${show()}`);
 				}
 				const identity = normalizeIdentity({ contact: { email: typed } } as LeadRecord);
 				must(identity.values.email?.[0] === plain, () => `identity: ${show()}`);
-				const meta = renderIdentity(identity, 'meta');
+				const meta = renderIdentity(identity, IDENTITY_PROFILES['meta']);
 				must(meta.values.email?.[0] === hashSha256(plain), () => `meta hash: ${show()}`);
 				must(emailDomain(typed) === dom, () => `domain: ${show()}`);
 				const free = isFreeMailDomain(dom);

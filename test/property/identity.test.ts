@@ -1,10 +1,10 @@
+import { IDENTITY_PROFILES } from '../../shared/platforms';
 import { isIP } from 'node:net';
 import fc from 'fast-check';
 import {
 	CLICK_ID_FIELDS,
 	compactFieldMap,
 	HASHABLE_FIELDS,
-	IDENTITY_PROFILES,
 	normalizeCity,
 	normalizeClickId,
 	normalizeCountry,
@@ -110,15 +110,15 @@ function isCanonical(field: IdentityField, value: string, identity: NormalizedId
 /** The single-value functions, per platform where the platform changes the answer. */
 const SINGLE: Partial<Record<IdentityField, (raw: unknown, platform: Platform) => string | null>> =
 	{
-		email: (raw, platform) => normalizeEmail(raw, { platform }),
-		phone: (raw, platform) => normalizePhone(raw, { platform, defaultCountry: 'US' }),
+		email: (raw, platform) => normalizeEmail(raw, { profile: IDENTITY_PROFILES[platform] }),
+		phone: (raw, platform) => normalizePhone(raw, { profile: IDENTITY_PROFILES[platform], defaultCountry: 'US' }),
 		first_name: normalizeFirstName,
 		last_name: normalizeLastName,
 		city: normalizeCity,
 		region: (raw) => normalizeRegion(raw),
 		postal_code: (raw) => normalizePostalCode(raw),
 		country: normalizeCountry,
-		gender: (raw, platform) => normalizeGender(raw, { platform }),
+		gender: (raw, platform) => normalizeGender(raw, { profile: IDENTITY_PROFILES[platform] }),
 		date_of_birth: (raw) => normalizeDateOfBirth(raw, { now: NOW }),
 		external_id: normalizeExternalId,
 		ip: normalizeIp,
@@ -191,7 +191,7 @@ const PII_FIELDS: readonly IdentityField[] = [
 function mustRenderSafely(identity: NormalizedIdentity, raws: readonly string[]): void {
 	const rawIn = hashedValueDetector(raws);
 	for (const platform of PLATFORMS) {
-		const rendered = renderIdentity(identity, platform);
+		const rendered = renderIdentity(identity, IDENTITY_PROFILES[platform]);
 		for (const [field, values] of Object.entries(compactFieldMap(rendered.values)) as Array<
 			[IdentityField, string[]]
 		>) {

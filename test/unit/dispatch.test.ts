@@ -1,3 +1,4 @@
+import { IDENTITY_PROFILES } from '../../shared/platforms';
 import {
 	meta,
 	deriveEventId,
@@ -20,6 +21,7 @@ function recordingPlatform(answer: (payloads: string[]) => SendOutcome[] | Promi
 	const built: string[] = [];
 	const adapter: PlatformAdapter<{ destination: string }, string> = {
 		platform: 'meta',
+		identity: IDENTITY_PROFILES.meta,
 		eventNameByState: { partial: 'P', lead: 'Lead', contact: 'C', schedule: 'S', registration: 'R', purchase: 'B' },
 		maxBatchSize: 3,
 		eventTimeWindow: { platform: 'Test', seconds: 7 * 86400, basis: 'documented' },

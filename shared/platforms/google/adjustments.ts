@@ -14,6 +14,7 @@ import {
 	GOOGLE_MAX_CONVERSIONS_PER_REQUEST,
 	GOOGLE_REQUEST_TIMEOUT_MS, GOOGLE_RESEND_DEDUP } from './constants';
 import { classifyAdjustmentRowError } from './errors';
+import { googleIdentity } from './identity';
 import { googleUserData } from './payload';
 import { googleAdsApiRoot, googleAdsHeaders, sendGoogleUpload, type UploadReading } from './sender';
 import { formatConversionDateTime } from './time';
@@ -193,6 +194,7 @@ export function googleAdjustmentAdapter(
 ): PlatformAdapter<GoogleAdsConfig, GoogleConversionAdjustment> {
 	return {
 		platform: 'google',
+		identity: googleIdentity,
 		eventNameByState: GOOGLE_EVENT_BY_STATE,
 		maxBatchSize: GOOGLE_MAX_CONVERSIONS_PER_REQUEST,
 		eventTimeWindow: GOOGLE_ADJUSTMENT_TIME_WINDOW,

@@ -17,6 +17,7 @@ import {
 	type DataManagerEvent,
 } from './dataManagerPayload';
 import { dataManagerPreviewRequest, sendDataManagerChunk } from './dataManagerSender';
+import { googleIdentity } from './identity';
 
 /**
  * Google Ads click conversion upload, including enhanced conversions for leads. The destination
@@ -24,6 +25,7 @@ import { dataManagerPreviewRequest, sendDataManagerChunk } from './dataManagerSe
  */
 export const googleAdapter: PlatformAdapter<GoogleAdsConfig, GoogleClickConversion> = {
 	platform: 'google',
+	identity: googleIdentity,
 	eventNameByState: GOOGLE_EVENT_BY_STATE,
 	maxBatchSize: GOOGLE_MAX_CONVERSIONS_PER_REQUEST,
 	eventTimeWindow: GOOGLE_EVENT_TIME_WINDOW,
@@ -44,6 +46,7 @@ export const googleAdapter: PlatformAdapter<GoogleAdsConfig, GoogleClickConversi
 export const googleDataManagerAdapter: PlatformAdapter<GoogleDataManagerConfig, DataManagerEvent> =
 	{
 		platform: 'google',
+		identity: googleIdentity,
 		eventNameByState: GOOGLE_EVENT_BY_STATE,
 		maxBatchSize: DATA_MANAGER_MAX_EVENTS_PER_REQUEST,
 		eventTimeWindow: GOOGLE_EVENT_TIME_WINDOW,

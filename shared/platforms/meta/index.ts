@@ -4,9 +4,11 @@ import { META_EVENT_BY_STATE, META_EVENT_TIME_WINDOW, META_MAX_EVENTS_PER_REQUES
 import { buildMetaCrmEvent } from './crm';
 import { buildMetaEvent, metaUserData, type MetaServerEvent } from './payload';
 import { metaEventsUrl, metaRequestBody, sendMetaChunk } from './sender';
+import { metaIdentity } from './identity';
 
 export const metaAdapter: PlatformAdapter<MetaConfig, MetaServerEvent> = {
 	platform: 'meta',
+	identity: metaIdentity,
 	eventNameByState: META_EVENT_BY_STATE,
 	maxBatchSize: META_MAX_EVENTS_PER_REQUEST,
 	eventTimeWindow: META_EVENT_TIME_WINDOW,

@@ -6,9 +6,11 @@ import {
 	MICROSOFT_MAX_EVENTS_PER_REQUEST, MICROSOFT_RESEND_DEDUP } from './constants';
 import { buildMicrosoftEvent, microsoftUserData, type MicrosoftEvent } from './payload';
 import { microsoftEventsUrl, microsoftRequestBody, sendMicrosoftChunk } from './sender';
+import { microsoftIdentity } from './identity';
 
 export const microsoftAdapter: PlatformAdapter<MicrosoftConfig, MicrosoftEvent> = {
 	platform: 'microsoft',
+	identity: microsoftIdentity,
 	eventNameByState: MICROSOFT_EVENT_BY_STATE,
 	maxBatchSize: MICROSOFT_MAX_EVENTS_PER_REQUEST,
 	eventTimeWindow: MICROSOFT_EVENT_TIME_WINDOW,

@@ -11,9 +11,11 @@ import {
 	pinterestRequestParams,
 	sendPinterestChunk,
 } from './sender';
+import { pinterestIdentity } from './identity';
 
 export const pinterestAdapter: PlatformAdapter<PinterestConfig, PinterestEvent> = {
 	platform: 'pinterest',
+	identity: pinterestIdentity,
 	eventNameByState: PINTEREST_EVENT_BY_STATE,
 	maxBatchSize: PINTEREST_MAX_EVENTS_PER_REQUEST,
 	eventTimeWindow: PINTEREST_EVENT_TIME_WINDOW,

@@ -6,9 +6,11 @@ import {
 	TIKTOK_MAX_EVENTS_PER_REQUEST, TIKTOK_RESEND_DEDUP } from './constants';
 import { buildTiktokEvent, tiktokUserData, type TiktokEvent } from './payload';
 import { sendTiktokChunk, tiktokEventSourceId, tiktokRequestBody, tiktokTrackUrl } from './sender';
+import { tiktokIdentity } from './identity';
 
 export const tiktokAdapter: PlatformAdapter<TiktokConfig, TiktokEvent> = {
 	platform: 'tiktok',
+	identity: tiktokIdentity,
 	eventNameByState: TIKTOK_EVENT_BY_STATE,
 	maxBatchSize: TIKTOK_MAX_EVENTS_PER_REQUEST,
 	eventTimeWindow: TIKTOK_EVENT_TIME_WINDOW,

@@ -1,3 +1,4 @@
+import { IDENTITY_PROFILES } from '../../../shared/platforms';
 import {
 	meta,
 	MemoryDedupStore,
@@ -18,6 +19,7 @@ export function testPlatform(
 	const sent: string[][] = [];
 	const adapter: PlatformAdapter<{ destination: string }, string> = {
 		platform: 'meta',
+		identity: IDENTITY_PROFILES.meta,
 		eventNameByState: {
 			partial: 'P',
 			lead: 'Lead',

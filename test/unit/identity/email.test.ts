@@ -1,3 +1,4 @@
+import { IDENTITY_PROFILES } from '../../../shared/platforms';
 import { hashSha256, normalizeEmail, normalizeEmailText } from '../../../shared/identity';
 import type { Platform } from '../../../shared/types';
 
@@ -18,7 +19,7 @@ describe('normalizeEmail: canonical form (Meta)', () => {
 		[HASH.toUpperCase(), HASH],
 		[`${HASH}.AQYBAQIA`, HASH],
 	])('%j → %j', (input, expected) => {
-		expect(normalizeEmail(input, { platform: 'meta' })).toBe(expected);
+		expect(normalizeEmail(input, { profile: IDENTITY_PROFILES['meta'] })).toBe(expected);
 	});
 });
 
@@ -53,12 +54,12 @@ describe('normalizeEmail per platform: gmail dots are removed for Google only, +
 		['tiktok', 'John.Smith+ads@gmail.com', 'john.smith+ads@gmail.com'],
 		['microsoft', 'John.Smith+ads@gmail.com', 'john.smith+ads@gmail.com'],
 	])('%s: %j → %j', (platform, input, expected) => {
-		expect(normalizeEmail(input, { platform })).toBe(expected);
+		expect(normalizeEmail(input, { profile: IDENTITY_PROFILES[platform] })).toBe(expected);
 	});
 
 	it('passes an already-hashed email through for Google untouched', () => {
 		const hashed = hashSha256('johnsmith@gmail.com');
-		expect(normalizeEmail(hashed, { platform: 'google' })).toBe(hashed);
+		expect(normalizeEmail(hashed, { profile: IDENTITY_PROFILES['google'] })).toBe(hashed);
 	});
 });
 
@@ -80,22 +81,22 @@ describe('normalizeEmail: emails read as platforms match them (NFKC, invisible c
 		['upper case', 'JANE@GMAIL.COM'],
 	])('%s hashes like jane@gmail.com', (_case, input) => {
 		for (const platform of ['meta', 'pinterest', 'tiktok', 'microsoft'] as const) {
-			const email = normalizeEmail(input, { platform });
+			const email = normalizeEmail(input, { profile: IDENTITY_PROFILES[platform] });
 			expect(email).toBe('jane@gmail.com');
 			expect(hashSha256(email as string)).toBe(JANE);
 		}
 	});
 
 	it('keeps letters NFKC does not fold (accents, other scripts) and punycode as typed', () => {
-		expect(normalizeEmail('JOSÉ@exämple.de', { platform: 'meta' })).toBe('josé@exämple.de');
-		expect(normalizeEmail('jose\u0301@example.de', { platform: 'meta' })).toBe('josé@example.de');
-		expect(normalizeEmail('user@xn--bcher-kva.example', { platform: 'meta' })).toBe(
+		expect(normalizeEmail('JOSÉ@exämple.de', { profile: IDENTITY_PROFILES['meta'] })).toBe('josé@exämple.de');
+		expect(normalizeEmail('jose\u0301@example.de', { profile: IDENTITY_PROFILES['meta'] })).toBe('josé@example.de');
+		expect(normalizeEmail('user@xn--bcher-kva.example', { profile: IDENTITY_PROFILES['meta'] })).toBe(
 			'user@xn--bcher-kva.example',
 		);
 	});
 
 	it('Google: the gmail dot rule applies to the cleaned address', () => {
-		expect(normalizeEmail('Ｊ.ａｎｅ@ｇｍａｉｌ.com', { platform: 'google' })).toBe(
+		expect(normalizeEmail('Ｊ.ａｎｅ@ｇｍａｉｌ.com', { profile: IDENTITY_PROFILES['google'] })).toBe(
 			'jane@gmail.com',
 		);
 	});

@@ -1,3 +1,4 @@
+import { IDENTITY_PROFILES } from '../../../shared/platforms';
 import { normalizeGender, normalizeGenderText } from '../../../shared/identity';
 import type { Platform } from '../../../shared/types';
 
@@ -45,6 +46,6 @@ describe('normalizeGender per platform: n only for Pinterest', () => {
 		['meta', 'Female', 'f'],
 		['pinterest', 'male', 'm'],
 	])('%s: %j → %j', (platform, input, expected) => {
-		expect(normalizeGender(input, { platform })).toBe(expected);
+		expect(normalizeGender(input, { profile: IDENTITY_PROFILES[platform] })).toBe(expected);
 	});
 });

@@ -1,6 +1,6 @@
+import { IDENTITY_PROFILES } from '../../../shared/platforms';
 import {
 	HASHABLE_FIELDS,
-	IDENTITY_PROFILES,
 	normalizeIdentity,
 	renderIdentity,
 } from '../../../shared/identity';
@@ -25,7 +25,7 @@ describe('hostile-input regressions', () => {
 				expect(identity.values).toEqual({});
 				expect(identity.warnings).toEqual([`${field}: the SHA-256 of an empty value`]);
 				for (const platform of PLATFORMS) {
-					expect(renderIdentity(identity, platform).values).toEqual({});
+					expect(renderIdentity(identity, IDENTITY_PROFILES[platform]).values).toEqual({});
 				}
 			}
 			// Any other digest still passes through as it is.
@@ -34,7 +34,7 @@ describe('hostile-input regressions', () => {
 			expect(kept.values).toEqual({ [field]: [other] });
 			const hashedBy = PLATFORMS.filter((p) => IDENTITY_PROFILES[p].fields[field]?.hashed);
 			for (const platform of hashedBy) {
-				expect(renderIdentity(kept, platform).values).toEqual({ [field]: [other] });
+				expect(renderIdentity(kept, IDENTITY_PROFILES[platform]).values).toEqual({ [field]: [other] });
 			}
 		},
 	);

@@ -1,8 +1,9 @@
+import { IDENTITY_PROFILES } from '../../../shared/platforms';
 import { estimateMatchQuality, normalizeIdentity, renderIdentity } from '../../../shared/identity';
 import type { LeadRecord, Platform } from '../../../shared/types';
 
 const quality = (platform: Platform, record: LeadRecord) =>
-	estimateMatchQuality(platform, renderIdentity(normalizeIdentity(record), platform));
+	estimateMatchQuality(IDENTITY_PROFILES[platform], renderIdentity(normalizeIdentity(record), IDENTITY_PROFILES[platform]));
 
 const full: LeadRecord = {
 	contact: { email: 'a@acme.com', phone: '+14155552671', first_name: 'A', last_name: 'B', city: 'SF', region: 'CA', postal_code: '94105', country: 'US', external_id: 'c-1' },
@@ -44,5 +45,34 @@ describe('estimateMatchQuality', () => {
 describe('Google click ids', () => {
 	it('does not list gbraid or wbraid as missing when a gclid is there', () => {
 		expect(quality('google', { contact: { email: 'a@acme.com' }, click: { gclid: 'Cj0K' } }).missing).toEqual(['phone']);
+	});
+});
+
+describe('a profile handed to the identity floor (no platform named there)', () => {
+	const profile = {
+		...IDENTITY_PROFILES.google,
+		matchWeights: { gclid: 5, gbraid: 4, wbraid: 3, email: 3 },
+		alternativeClickIds: ['gclid', 'gbraid', 'wbraid'] as const,
+	};
+	const score = (record: LeadRecord) => estimateMatchQuality(profile, renderIdentity(normalizeIdentity(record), profile));
+
+	it.each([
+		[{ click: { gbraid: 'gb', wbraid: 'wb' } }, 4],
+		[{ click: { gclid: 'Cj0K', gbraid: 'gb', wbraid: 'wb' } }, 5],
+		[{ contact: { email: 'a@acme.com' }, click: { wbraid: 'wb' } }, 6],
+	] as Array<[LeadRecord, number]>)('of click ids that stand in for one another only the heaviest counts: %j → %d', (record, expected) => {
+		expect(score(record).score).toBe(expected);
+	});
+
+	it('with one of them present the others are not missing; without, the heaviest is', () => {
+		expect(score({ click: { wbraid: 'wb' } }).missing).toEqual(['email']);
+		expect(score({ contact: { email: 'a@acme.com' } }).missing).toEqual(['gclid', 'gbraid', 'wbraid']);
+	});
+
+	it('another profile gets its own weights (worked out per profile, not per platform key)', () => {
+		const heavier = { ...profile, matchWeights: { ...profile.matchWeights, email: 6 } };
+		const user = renderIdentity(normalizeIdentity({ contact: { email: 'a@acme.com' } }), heavier);
+		expect(estimateMatchQuality(heavier, user).score).toBe(6);
+		expect(score({ contact: { email: 'a@acme.com' } }).score).toBe(3);
 	});
 });

@@ -1,5 +1,5 @@
+import { IDENTITY_PROFILES } from '../../../shared/platforms';
 import {
-	IDENTITY_PROFILES,
 	compactFieldMap,
 	hashSha256,
 	normalizeIdentity,
@@ -74,7 +74,7 @@ describe('no raw PII in hashed output', () => {
 		(_name, record) => {
 			const identity = normalizeIdentity(record, { defaultCountry: 'US' });
 			for (const platform of PLATFORMS) {
-				const rendered = renderIdentity(identity, platform);
+				const rendered = renderIdentity(identity, IDENTITY_PROFILES[platform]);
 				for (const [field, values] of Object.entries(compactFieldMap(rendered.values)) as Array<
 					[IdentityField, string[]]
 				>) {

@@ -1,3 +1,4 @@
+import { IDENTITY_PROFILES } from '../../../shared/platforms';
 import { normalizePhone, normalizePhoneText } from '../../../shared/identity';
 import {
 	PHONE_RESULTS_LIMIT,
@@ -73,7 +74,7 @@ describe('normalizePhone per platform', () => {
 		['google', '+16505551212'],
 		['microsoft', '+16505551212'],
 	])('%s renders (650)555-1212 as %s', (platform, expected) => {
-		expect(normalizePhone('(650)555-1212', { platform, defaultCountry: 'US' })).toBe(expected);
+		expect(normalizePhone('(650)555-1212', { profile: IDENTITY_PROFILES[platform], defaultCountry: 'US' })).toBe(expected);
 	});
 
 	test.each<[unknown, string | undefined, string | null]>([
@@ -89,7 +90,7 @@ describe('normalizePhone per platform', () => {
 			'e323ec626319ca94ee8bff2e4c87cf613be6ea19919ed1364124e16807ab3176',
 		],
 	])('meta: %j (default %s) → %j', (input, defaultCountry, expected) => {
-		expect(normalizePhone(input, { platform: 'meta', defaultCountry })).toBe(expected);
+		expect(normalizePhone(input, { profile: IDENTITY_PROFILES['meta'], defaultCountry })).toBe(expected);
 	});
 });
 

@@ -2,6 +2,7 @@
  * Test vectors from the platforms' documentation (docs/platforms.md §8, docs/normalization.md):
  * input → normalized → SHA-256, through the same record-level path a sender uses.
  */
+import { IDENTITY_PROFILES } from '../../../shared/platforms';
 import {
 	hashSha256,
 	normalizeIdentity,
@@ -11,7 +12,7 @@ import {
 import type { LeadContact, Platform } from '../../../shared/types';
 
 function rendered(platform: Platform, contact: LeadContact, defaultCountry?: string) {
-	return renderIdentity(normalizeIdentity({ contact }, { defaultCountry }), platform).values;
+	return renderIdentity(normalizeIdentity({ contact }, { defaultCountry }), IDENTITY_PROFILES[platform]).values;
 }
 
 describe('Meta (customer-information-parameters)', () => {
@@ -117,7 +118,7 @@ describe('TikTok (Segment formatter tests)', () => {
 		'phone %s is omitted as invalid',
 		(phone) => {
 			const identity = normalizeIdentity({ contact: { phone } });
-			expect(renderIdentity(identity, 'tiktok').values.phone).toBeUndefined();
+			expect(renderIdentity(identity, IDENTITY_PROFILES['tiktok']).values.phone).toBeUndefined();
 			expect(identity.warnings).toEqual([
 				'phone: not a valid number, and no country to read it as a national number',
 			]);

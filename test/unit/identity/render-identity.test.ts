@@ -1,5 +1,5 @@
+import { IDENTITY_PROFILES } from '../../../shared/platforms';
 import {
-	IDENTITY_PROFILES,
 	hashSha256,
 	normalizeIdentity,
 	renderIdentity,
@@ -120,7 +120,7 @@ describe('renderIdentity: fields, hashing and formats per platform', () => {
 			},
 		],
 	])('%s', (platform, expected) => {
-		const rendered = renderIdentity(identity, platform);
+		const rendered = renderIdentity(identity, IDENTITY_PROFILES[platform]);
 		expect(rendered.values).toEqual(expected);
 		expect(rendered.matchKeys).toEqual(Object.keys(expected));
 		expect(rendered.warnings).toEqual([]);
@@ -141,18 +141,18 @@ describe('renderIdentity: already-hashed inputs', () => {
 	test.each<[Platform]>(PLATFORMS.map((platform) => [platform]))(
 		'%s never hashes twice',
 		(platform) => {
-			const rendered = renderIdentity(hashedIdentity, platform);
+			const rendered = renderIdentity(hashedIdentity, IDENTITY_PROFILES[platform]);
 			expect(rendered.values.email).toEqual([emailHash]);
 			expect(rendered.values.phone).toEqual([h('16505551212')]);
 		},
 	);
 
 	it('sends a hashed external id as it is where the id goes in clear (Microsoft)', () => {
-		expect(renderIdentity(hashedIdentity, 'microsoft').values.external_id).toEqual([h('crm-42')]);
+		expect(renderIdentity(hashedIdentity, IDENTITY_PROFILES['microsoft']).values.external_id).toEqual([h('crm-42')]);
 	});
 
 	it('drops a hashed city where the platform wants it in clear (TikTok), with a warning', () => {
-		const rendered = renderIdentity(hashedIdentity, 'tiktok');
+		const rendered = renderIdentity(hashedIdentity, IDENTITY_PROFILES['tiktok']);
 		expect(rendered.values.city).toBeUndefined();
 		expect(rendered.matchKeys).not.toContain('city');
 		expect(rendered.warnings).toEqual([
@@ -165,13 +165,13 @@ describe('renderIdentity: gender n', () => {
 	const nonBinary = normalizeIdentity({ contact: { gender: 'non-binary' } });
 
 	it('is sent (hashed) to Pinterest', () => {
-		expect(renderIdentity(nonBinary, 'pinterest').values.gender).toEqual([
+		expect(renderIdentity(nonBinary, IDENTITY_PROFILES['pinterest']).values.gender).toEqual([
 			'1b16b1df538ba12dc3f97edbb85caa7050d46c148134290feba80f8236c83db9',
 		]);
 	});
 
 	it('is dropped for Meta with a warning', () => {
-		const rendered = renderIdentity(nonBinary, 'meta');
+		const rendered = renderIdentity(nonBinary, IDENTITY_PROFILES['meta']);
 		expect(rendered.values.gender).toBeUndefined();
 		expect(rendered.warnings).toEqual(['gender: meta accepts only f or m; omitted']);
 	});
@@ -180,8 +180,8 @@ describe('renderIdentity: gender n', () => {
 describe('renderIdentity: Google de-duplicates gmail addresses that differ only by dots', () => {
 	it('sends one hash', () => {
 		const gmail = normalizeIdentity({ contact: { email: ['j.doe@gmail.com', 'jdoe@gmail.com'] } });
-		expect(renderIdentity(gmail, 'google').values.email).toEqual([h('jdoe@gmail.com')]);
-		expect(renderIdentity(gmail, 'meta').values.email).toHaveLength(2);
+		expect(renderIdentity(gmail, IDENTITY_PROFILES['google']).values.email).toEqual([h('jdoe@gmail.com')]);
+		expect(renderIdentity(gmail, IDENTITY_PROFILES['meta']).values.email).toHaveLength(2);
 	});
 });
 

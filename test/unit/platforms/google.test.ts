@@ -1,3 +1,4 @@
+import { IDENTITY_PROFILES } from '../../../shared/platforms';
 import { readEventContext } from '../../../shared/events/context';
 import { deriveEventId } from '../../../shared/events';
 import { normalizeIdentity, renderIdentity } from '../../../shared/identity';
@@ -65,7 +66,7 @@ function build(record: LeadRecord, eventName = 'lead', overrides: Partial<Google
 			eventId: deriveEventId(cfg.conversionAction, eventName, String(record.record_id ?? 'r-1')),
 			eventTime: EVENT_TIME,
 			identity,
-			user: renderIdentity(identity, 'google'),
+			user: renderIdentity(identity, IDENTITY_PROFILES['google']),
 			event: readEventContext(record, { identity }),
 		},
 		cfg,
@@ -120,7 +121,7 @@ describe('the canonical lead as Google Ads receives it (golden payload)', () => 
 		const built = build(lead);
 		if (!built.ok) throw new Error(built.reason);
 		const identity = normalizeIdentity(lead, { eventTimeMs: EVENT_TIME * 1000 });
-		expect(googleAdapter.userData(renderIdentity(identity, 'google'), lead)).toEqual({
+		expect(googleAdapter.userData(renderIdentity(identity, IDENTITY_PROFILES['google']), lead)).toEqual({
 			data: { gclid: built.payload.gclid, userIdentifiers: built.payload.userIdentifiers },
 			matchKeys: built.matchKeys,
 			warnings: [],
@@ -267,7 +268,7 @@ describe('consent and what may be sent', () => {
 			consent: { ad_user_data: 'denied' },
 		};
 		const identity = normalizeIdentity(record);
-		expect(googleAdapter.userData(renderIdentity(identity, 'google'), record)).toEqual({
+		expect(googleAdapter.userData(renderIdentity(identity, IDENTITY_PROFILES['google']), record)).toEqual({
 			data: { gclid: 'G1' },
 			matchKeys: ['gclid'],
 			warnings: [

@@ -1,3 +1,4 @@
+import { IDENTITY_PROFILES } from '../../../shared/platforms';
 import { readEventContext } from '../../../shared/events/context';
 import type { BuildContext, ItemResult } from '../../../shared/dispatch/types';
 import { normalizeIdentity, renderIdentity } from '../../../shared/identity';
@@ -57,7 +58,7 @@ function context(
 		eventId: 'e'.repeat(64),
 		eventTime,
 		identity,
-		user: renderIdentity(identity, 'google'),
+		user: renderIdentity(identity, IDENTITY_PROFILES['google']),
 		event: readEventContext(record, { identity }),
 	};
 }

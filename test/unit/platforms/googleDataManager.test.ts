@@ -1,3 +1,4 @@
+import { IDENTITY_PROFILES } from '../../../shared/platforms';
 import { readEventContext } from '../../../shared/events/context';
 import { deriveEventId } from '../../../shared/events';
 import { normalizeIdentity, renderIdentity } from '../../../shared/identity';
@@ -46,7 +47,7 @@ function build(
 			eventId: deriveEventId(DESTINATION, eventName, String(record.record_id ?? 'r-1')),
 			eventTime: EVENT_TIME,
 			identity,
-			user: renderIdentity(identity, 'google'),
+			user: renderIdentity(identity, IDENTITY_PROFILES['google']),
 			event: readEventContext(record, { identity }),
 		},
 		config(overrides),

@@ -1,3 +1,4 @@
+import { IDENTITY_PROFILES } from '../../../shared/platforms';
 import { readEventContext } from '../../../shared/events/context';
 import { createHash } from 'node:crypto';
 import { normalizeIdentity, renderIdentity } from '../../../shared/identity';
@@ -25,7 +26,7 @@ const config = (overrides: Partial<MetaConfig> = {}): MetaConfig => ({
 function build(record: LeadRecord, eventName = 'Lead', overrides: Partial<MetaConfig> = {}) {
 	const identity = normalizeIdentity(record, { eventTimeMs: 1_796_000_000_000 });
 	return buildMetaEvent(
-		{ record, eventName, eventId: 'eid', eventTime: 1_796_000_000, identity, user: renderIdentity(identity, 'meta'), event: readEventContext(record, { identity }) },
+		{ record, eventName, eventId: 'eid', eventTime: 1_796_000_000, identity, user: renderIdentity(identity, IDENTITY_PROFILES['meta']), event: readEventContext(record, { identity }) },
 		config(overrides),
 	);
 }

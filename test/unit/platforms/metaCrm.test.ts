@@ -1,3 +1,4 @@
+import { IDENTITY_PROFILES } from '../../../shared/platforms';
 import { createHash } from 'node:crypto';
 import { readEventContext } from '../../../shared/events/context';
 import { normalizeIdentity, renderIdentity } from '../../../shared/identity';
@@ -28,7 +29,7 @@ function build(record: LeadRecord, overrides: Partial<MetaConfig> = {}, eventNam
 			eventId: 'eid',
 			eventTime: NOW,
 			identity,
-			user: renderIdentity(identity, 'meta'),
+			user: renderIdentity(identity, IDENTITY_PROFILES['meta']),
 			event: readEventContext(record, { identity }),
 		},
 		config(overrides),

@@ -1,3 +1,4 @@
+import { IDENTITY_PROFILES } from '../../../shared/platforms';
 import { readLeadConsent } from '../../../shared/events/consent';
 import { readEventContext } from '../../../shared/events/context';
 import { createHash } from 'node:crypto';
@@ -41,7 +42,7 @@ function build(record: LeadRecord, eventName = 'lead', overrides: Partial<Micros
 			eventId: 'eid',
 			eventTime: 1_796_018_400,
 			identity,
-			user: renderIdentity(identity, 'microsoft'),
+			user: renderIdentity(identity, IDENTITY_PROFILES['microsoft']),
 			event: readEventContext(record, { identity }),
 		},
 		config(overrides),
@@ -140,7 +141,7 @@ describe('the golden payload for one canonical lead', () => {
 	it('shows in userData() exactly the userData the payload carries (what the normalizer shows is sent)', () => {
 		const record = canonicalLead();
 		const identity = normalizeIdentity(record, {});
-		const user = renderIdentity(identity, 'microsoft');
+		const user = renderIdentity(identity, IDENTITY_PROFILES['microsoft']);
 		const built = build(record);
 		expect(built.ok).toBe(true);
 		if (!built.ok) return;

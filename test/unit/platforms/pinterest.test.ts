@@ -1,3 +1,4 @@
+import { IDENTITY_PROFILES } from '../../../shared/platforms';
 import { readEventContext } from '../../../shared/events/context';
 import { createHash } from 'node:crypto';
 import { deriveEventId } from '../../../shared/events';
@@ -42,7 +43,7 @@ function build(record: LeadRecord, eventName = 'lead', overrides: Partial<Pinter
 			eventId: 'eid',
 			eventTime: NOW_S,
 			identity,
-			user: renderIdentity(identity, 'pinterest'),
+			user: renderIdentity(identity, IDENTITY_PROFILES['pinterest']),
 			event: readEventContext(record, { identity }),
 		},
 		config(overrides),
@@ -157,7 +158,7 @@ describe('buildPinterestEvent', () => {
 		expect(r.matchKeys).toEqual(['em', 'ph', 'click_id']);
 		expect(
 			pinterestAdapter.userData(
-				renderIdentity(normalizeIdentity({ contact: { email: 'a@example.com' } }), 'pinterest'),
+				renderIdentity(normalizeIdentity({ contact: { email: 'a@example.com' } }), IDENTITY_PROFILES['pinterest']),
 				{},
 			),
 		).toEqual({
@@ -203,7 +204,7 @@ describe('buildPinterestEvent', () => {
 
 	it('keeps letter postcodes for Meta, which documents them (m11ae)', () => {
 		const identity = normalizeIdentity({ contact: { postal_code: 'M1 1AE', country: 'GB' } });
-		expect(renderIdentity(identity, 'meta').values.postal_code).toEqual([sha('m11ae')]);
+		expect(renderIdentity(identity, IDENTITY_PROFILES['meta']).values.postal_code).toEqual([sha('m11ae')]);
 	});
 
 	it('passes already-hashed values through, never hashing twice', () => {

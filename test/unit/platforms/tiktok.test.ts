@@ -1,3 +1,4 @@
+import { IDENTITY_PROFILES } from '../../../shared/platforms';
 import { readEventContext } from '../../../shared/events/context';
 import { createHash } from 'node:crypto';
 import { dispatch, Transport, type ItemResult } from '../../../shared';
@@ -42,7 +43,7 @@ function build(
 			eventId: 'eid',
 			eventTime: 1_796_000_000,
 			identity,
-			user: renderIdentity(identity, 'tiktok'),
+			user: renderIdentity(identity, IDENTITY_PROFILES['tiktok']),
 			event: readEventContext(record, { identity }),
 		},
 		config(overrides),
@@ -172,7 +173,7 @@ describe('the golden TikTok request for one canonical lead', () => {
 	it('gives the Identity Normalizer the same user object the payload carries', () => {
 		const record = canonicalLead();
 		const identity = normalizeIdentity(record, { eventTimeMs: NOW });
-		const user = renderIdentity(identity, 'tiktok');
+		const user = renderIdentity(identity, IDENTITY_PROFILES['tiktok']);
 		const built = build(record);
 		expect(built.ok).toBe(true);
 		if (!built.ok) return;
