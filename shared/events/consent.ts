@@ -5,17 +5,7 @@ import type { LeadRecord } from '../types';
 /** Consent flags as they arrive (booleans, "granted"/"denied", yes/no, 1/0) → one reading. */
 export type ConsentSignal = 'granted' | 'denied';
 
-const GRANTED = new Set([
-	'true',
-	'granted',
-	'yes',
-	'y',
-	'1',
-	'allow',
-	'allowed',
-	'opt_in',
-	'optin',
-]);
+const GRANTED = new Set(['true', 'granted', 'yes', 'y', '1', 'allow', 'allowed', 'opt_in', 'optin']);
 const DENIED = new Set(['false', 'denied', 'no', 'n', '0', 'deny', 'revoked', 'opt_out', 'optout']);
 
 export function readConsent(raw: unknown): ConsentSignal | undefined {
@@ -65,17 +55,28 @@ export function readValue(raw: { amount?: unknown; currency?: unknown } | undefi
 			'value.amount given without value.currency: value not sent (currency is never guessed)',
 		);
 	}
-	const absence =
-		amountGiven && amount === undefined
-			? `with an unreadable value.amount (${valueShape(given.amount)})`
-			: currencyGiven && currency === undefined
-				? `with an unreadable value.currency (${valueShape(given.currency)})`
-				: amountGiven
-					? 'with value.amount but without value.currency'
-					: currencyGiven
-						? 'with value.currency but without value.amount'
-						: 'without value.amount and value.currency';
-	return { warnings, absence };
+	return {
+		warnings,
+		absence: absenceOf(
+			given,
+			amountGiven && amount === undefined,
+			currencyGiven && currency === undefined,
+		),
+	};
+}
+
+/** What a value that is not sent had instead (ValueReading.absence). */
+function absenceOf(
+	given: { amount?: unknown; currency?: unknown },
+	amountUnreadable: boolean,
+	currencyUnreadable: boolean,
+): string {
+	if (amountUnreadable) return `with an unreadable value.amount (${valueShape(given.amount)})`;
+	if (currencyUnreadable)
+		return `with an unreadable value.currency (${valueShape(given.currency)})`;
+	if (isGiven(given.amount)) return 'with value.amount but without value.currency';
+	if (isGiven(given.currency)) return 'with value.currency but without value.amount';
+	return 'without value.amount and value.currency';
 }
 
 /** Present: not undefined, null or blank text. */
