@@ -20,3 +20,23 @@ export function parseNumber(value: unknown): number | null {
 	const number = Number(text.replace(SEPARATORS, ''));
 	return Number.isFinite(number) ? number : null;
 }
+
+/**
+ * What a value looks like, without what it says (for messages about a value that cannot be
+ * read): text with its digits as 9 and its letters as A (`"1.200,50 EUR"` → `text shaped
+ * "9.999,99 AAA"`), `the number -5`, `a list of 2`, `an object`, `the boolean true`.
+ */
+export function valueShape(raw: unknown): string {
+	if (typeof raw === 'string') {
+		const chars = Array.from(raw.trim());
+		const shape = chars
+			.slice(0, 24)
+			.map((c) => (/\p{N}/u.test(c) ? '9' : /\p{L}/u.test(c) ? 'A' : c < ' ' ? '?' : c))
+			.join('');
+		return `text shaped ${JSON.stringify(shape + (chars.length > 24 ? '…' : ''))}`;
+	}
+	if (typeof raw === 'number' || typeof raw === 'boolean')
+		return `the ${typeof raw} ${String(raw)}`;
+	if (Array.isArray(raw)) return `a list of ${raw.length}`;
+	return raw === null ? 'null' : typeof raw === 'object' ? 'an object' : `a ${typeof raw}`;
+}

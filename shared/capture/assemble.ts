@@ -9,7 +9,12 @@ import { normalizeFieldValues } from '../identity/field-values';
 import { LEAD_RECORD_FIELDS } from '../record';
 import { LEAD_STATES, type LeadRecord, type LeadState } from '../types';
 import type { CaptureDraft, DraftSection } from './draft';
-import { deriveRecordId, RECORD_ID_KEYS, validateRecordId } from './recordId';
+import {
+	deriveRecordId,
+	RECORD_ID_KEYS,
+	serverRecordIdProblem,
+	validateRecordId,
+} from './recordId';
 import type { CaptureConfig, CaptureOutcome, CaptureRequest, CaptureSource } from './types';
 import { addUrlParameters, readClientAddress, readUserAgent } from './visitor';
 import {
@@ -302,8 +307,15 @@ function resolveRecordId(
 	if (draft.recordIdProblem !== undefined) return { problem: draft.recordIdProblem };
 	if (draft.recordId !== undefined) {
 		const checked = validateRecordId(draft.recordId.value);
-		if ('id' in checked) return checked;
-		const problem = `${draft.recordId.from} ${checked.problem}`;
+		// Ids by origin (recordId.ts): only the script's ids are in the browser's namespace.
+		const why =
+			'id' in checked
+				? config.source === 'script'
+					? undefined
+					: serverRecordIdProblem(checked.id)
+				: checked.problem;
+		if (why === undefined && 'id' in checked) return checked;
+		const problem = `${draft.recordId.from} ${why}`;
 		return config.deriveRecordId ? derive(draft, identity, problem) : { problem };
 	}
 	const missing =

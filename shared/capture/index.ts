@@ -30,7 +30,13 @@ export type {
 export { CAPTURE_SOURCES } from './types';
 export { verifySignature, PRESET_SCHEMES } from './signature';
 export { DETECTION_RULES, type DetectionRule, type DetectionTarget } from './detect';
-export { RECORD_ID_KEYS, deriveRecordId, CAPTURE_ID_PATTERN } from './recordId';
+export {
+	RECORD_ID_KEYS,
+	deriveRecordId,
+	CAPTURE_ID_PATTERN,
+	BROWSER_RECORD_ID_PREFIX,
+	browserRecordId,
+} from './recordId';
 export { parseFormBody } from './body';
 export { leadgenVerification } from './sources/metaLeadgen';
 export { isPublicIp } from './visitor';

@@ -99,3 +99,28 @@ export function deriveRecordId(formId: string, identity: string): string {
 
 /** The script's capture id: 8–100 characters of A–Z, a–z, 0–9, `_` and `-`. */
 export const CAPTURE_ID_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
+
+/**
+ * Record ids by origin (docs/lead-record.md#record-ids-by-origin). The capture endpoint is public,
+ * so a capture id is whatever a stranger posts; the record id of a browser capture is
+ *
+ *   record_id = 'browser:' + capture_id
+ *
+ * and no other source of the trigger may give an id that starts with `browser:` (refused, 422).
+ * So a browser capture can never take the event id or the stage ledger of a record a signed
+ * form tool or a CRM owns: the event id contract (sha256 of destination, event and record id)
+ * is unchanged, the record id itself carries its origin.
+ */
+export const BROWSER_RECORD_ID_PREFIX = 'browser:';
+
+/** The record id of the script's capture `captureId` (already matched by CAPTURE_ID_PATTERN). */
+export function browserRecordId(captureId: string): string {
+	return `${BROWSER_RECORD_ID_PREFIX}${captureId}`;
+}
+
+/** Why a server-side source's record id cannot be used: it claims the browser's namespace. */
+export function serverRecordIdProblem(id: string): string | undefined {
+	return id.startsWith(BROWSER_RECORD_ID_PREFIX)
+		? `starts with "${BROWSER_RECORD_ID_PREFIX}", which only the capture script's ids carry (a browser capture must never share a record with a signed or server-side source)`
+		: undefined;
+}

@@ -93,9 +93,9 @@ export function verifySignature(
 	}
 	if (scheme.type === 'secretHash') return verifySecretHash(request, scheme, config.secret);
 	const received = readHeader(request.headers, scheme.header);
-	if (received === undefined) return fail(`missing ${scheme.header} signature`);
+	if (received === undefined) return missingHeader(scheme.header);
 	if (source === 'calcom' && received === CALCOM_UNSIGNED) {
-		return fail(`missing ${scheme.header} signature (the Cal.com webhook has no secret set)`);
+		return fail(`${scheme.header} carries no signature (the Cal.com webhook has no secret set)`);
 	}
 	const expected = hmac('sha256', config.secret, request.rawBody);
 	return matches(received, scheme.prefix, scheme.encoding, expected)
@@ -109,7 +109,7 @@ function verifySecretHash(
 	secret: string,
 ): SignatureResult {
 	const received = readHeader(request.headers, scheme.header);
-	if (received === undefined) return fail(`missing ${scheme.header} signature`);
+	if (received === undefined) return missingHeader(scheme.header);
 	const version = readHeader(request.headers, 'X-HubSpot-Signature-Version');
 	if (version !== undefined && version.trim().toLowerCase() !== 'v1') {
 		return fail(`unsupported X-HubSpot-Signature-Version ${JSON.stringify(version.slice(0, 8))} (v1 expected)`);
@@ -128,7 +128,7 @@ function verifyHmac(
 	const header = config.header?.trim();
 	if (!header) return fail('HMAC signature header name is not configured');
 	const received = readHeader(request.headers, header);
-	if (received === undefined) return fail(`missing ${header} signature`);
+	if (received === undefined) return missingHeader(header);
 	const expected = hmac(config.algorithm ?? 'sha256', secret, request.rawBody);
 	return matches(received, config.prefix ?? '', config.encoding ?? 'hex', expected)
 		? { ok: true }
@@ -143,7 +143,7 @@ function verifyCalendly(
 	now: number,
 ): SignatureResult {
 	const received = readHeader(request.headers, scheme.header);
-	if (received === undefined) return fail(`missing ${scheme.header} signature`);
+	if (received === undefined) return missingHeader(scheme.header);
 	const parsed = parseTimestampedHeader(received);
 	if (parsed === null) {
 		return fail(`malformed ${scheme.header} header (expected t=<unix time>,v1=<hex>)`);
@@ -235,4 +235,9 @@ function isPresetSource(source: CaptureSource): source is keyof typeof PRESET_SC
 
 function fail(reason: string): SignatureResult {
 	return { ok: false, reason };
+}
+
+/** The one wording of a delivery without its signature header ("missing Typeform-Signature header"). */
+function missingHeader(header: string): SignatureResult {
+	return fail(`missing ${header} header`);
 }

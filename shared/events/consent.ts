@@ -1,5 +1,5 @@
 import { normalizeCountry } from '../identity/country';
-import { parseNumber } from '../numbers';
+import { parseNumber, valueShape } from '../numbers';
 import type { LeadRecord } from '../types';
 
 /** Consent flags as they arrive (booleans, "granted"/"denied", yes/no, 1/0) → one reading. */
@@ -23,30 +23,67 @@ export interface ValueReading {
 	amount?: number;
 	currency?: string;
 	warnings: string[];
+	/**
+	 * When amount and currency are not both known, what the record had instead, as the platforms'
+	 * messages say it: `without value.amount and value.currency`, `with an unreadable value.amount
+	 * (text shaped "9.999,99 AAA")`, `with value.amount but without value.currency`, …
+	 */
+	absence?: string;
 }
 
 /** Reads a value's amount and ISO 4217 currency; never guesses either. */
 export function readValue(raw: { amount?: unknown; currency?: unknown } | undefined): ValueReading {
 	const warnings: string[] = [];
-	if (!raw || typeof raw !== 'object') return { warnings };
-	let amount: number | undefined;
-	if (raw.amount !== undefined && raw.amount !== null && raw.amount !== '') {
-		const n = parseNumber(raw.amount);
-		if (n !== null && n >= 0) amount = n;
-		else warnings.push('value.amount: not a non-negative number, omitted');
+	const given = raw && typeof raw === 'object' ? raw : {};
+	const amountGiven = isGiven(given.amount);
+	const currencyGiven = isGiven(given.currency);
+	const n = amountGiven ? parseNumber(given.amount) : null;
+	const amount = n !== null && n >= 0 ? n : undefined;
+	if (amountGiven && amount === undefined) {
+		warnings.push(
+			`value.amount: ${valueShape(given.amount)} is not a non-negative number, omitted`,
+		);
 	}
-	let currency: string | undefined;
-	if (typeof raw.currency === 'string' && raw.currency.trim() !== '') {
-		const c = raw.currency.trim().toUpperCase();
-		if (/^[A-Z]{3}$/.test(c)) currency = c;
-		else warnings.push('value.currency: not an ISO 4217 code, omitted');
+	const code = typeof given.currency === 'string' ? given.currency.trim().toUpperCase() : '';
+	const currency = /^[A-Z]{3}$/.test(code) ? code : undefined;
+	if (currencyGiven && currency === undefined) {
+		warnings.push(`value.currency: ${valueShape(given.currency)} is not an ISO 4217 code, omitted`);
 	}
-	if (amount !== undefined && currency === undefined) {
-		warnings.push('value.amount given without value.currency: value not sent (currency is never guessed)');
-		amount = undefined;
+	if (amount !== undefined && currency !== undefined) return { amount, currency, warnings };
+	if (amount !== undefined) {
+		warnings.push(
+			'value.amount given without value.currency: value not sent (currency is never guessed)',
+		);
 	}
-	if (currency !== undefined && amount === undefined) currency = undefined;
-	return { amount, currency, warnings };
+	return {
+		warnings,
+		absence: absenceOf(
+			given,
+			amountGiven && amount === undefined,
+			currencyGiven && currency === undefined,
+		),
+	};
+}
+
+/** What a value that is not sent had instead (ValueReading.absence). */
+function absenceOf(
+	given: { amount?: unknown; currency?: unknown },
+	amountUnreadable: boolean,
+	currencyUnreadable: boolean,
+): string {
+	if (amountUnreadable) return `with an unreadable value.amount (${valueShape(given.amount)})`;
+	if (currencyUnreadable)
+		return `with an unreadable value.currency (${valueShape(given.currency)})`;
+	if (isGiven(given.amount)) return 'with value.amount but without value.currency';
+	if (isGiven(given.currency)) return 'with value.currency but without value.amount';
+	return 'without value.amount and value.currency';
+}
+
+/** Present: not undefined, null or blank text. */
+function isGiven(value: unknown): boolean {
+	return (
+		value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '')
+	);
 }
 
 /**

@@ -65,10 +65,17 @@ export function parseTimeMs(raw: unknown): number | null {
 	return Number.isNaN(ms) ? null : ms;
 }
 
+/** A span in words, in the largest unit it fills: "2.5 days", "3 hours", "4 minutes", "40 seconds". */
 function describeAge(seconds: number): string {
 	const days = seconds / 86400;
 	if (days >= 1) return `${days.toFixed(1)} days`;
-	return `${Math.round(seconds / 3600)} hours`;
+	const [count, unit] =
+		seconds >= 3600
+			? [Math.round(seconds / 3600), 'hour']
+			: seconds >= 60
+				? [Math.round(seconds / 60), 'minute']
+				: [Math.max(1, Math.round(seconds)), 'second'];
+	return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
 
 export function resolveEventTime(input: EventTimeInput): EventTimeResult {

@@ -8,7 +8,8 @@ const ID_FIELDS = ['gclid', 'gbraid', 'wbraid', 'fbclid', 'fbc', 'ttclid', 'mscl
 /** The ledger hash as stored → its entry; null when the lead has none here. */
 export function parseLedger(hash: Record<string, string> | null | undefined): LedgerEntry | null {
 	if (!hash || Object.keys(hash).length === 0) return null;
-	const entry: LedgerEntry = { ids: {}, stages: {}, adjustments: {} };
+	// Prototype-free maps: any stage name (`__proto__`, `constructor`) is an own key like any other.
+	const entry: LedgerEntry = { ids: bare(), stages: bare(), adjustments: bare() };
 	const created = Number(hash.created);
 	if (Number.isFinite(created) && created > 0) entry.createdAt = created;
 	if (hash.first_event && hash.first_event_id) {
@@ -24,6 +25,10 @@ export function parseLedger(hash: Record<string, string> | null | undefined): Le
 		else if (field.startsWith('adj:')) entry.adjustments[field.slice(4)] = Number(value) || 0;
 	}
 	return entry;
+}
+
+function bare<V>(): Record<string, V> {
+	return Object.create(null) as Record<string, V>;
 }
 
 /** The stage a record carries (trimmed, lower-cased for comparisons), or undefined. */

@@ -173,7 +173,7 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 				await post(delivery),
 			];
 			expect(bad.map((r) => r.status)).toEqual([401, 401, 401]);
-			expect((await bad[2].json()) as { error: string }).toMatchObject({ error: expect.stringMatching(/missing Typeform-Signature/i) });
+			expect((await bad[2].json()) as { error: string }).toMatchObject({ error: expect.stringMatching(/missing Typeform-Signature header/) });
 			await new Promise((r) => setTimeout(r, 2000));
 			expect(await executions()).toBe(2);
 			expect(received()).toHaveLength(1);
@@ -223,8 +223,8 @@ describe('Lead Capture Trigger → Lead Rule Filter → Meta Conversions in a re
 			await tab.locator('#send').click();
 			await until(() => received().filter((r) => r.event.event_name === 'Lead').length === 2, 30_000, 'the completed Lead at Meta');
 			const partial = received().find((r) => r.event.event_name === 'PartialLead')!;
-			const completed = received().find((r) => r.event.event_id === sha(`${PIXEL}|Lead|${captureId}`))!;
-			expect(partial.event.event_id).toBe(sha(`${PIXEL}|PartialLead|${captureId}`));
+			const completed = received().find((r) => r.event.event_id === sha(`${PIXEL}|Lead|browser:${captureId}`))!;
+			expect(partial.event.event_id).toBe(sha(`${PIXEL}|PartialLead|browser:${captureId}`));
 			expect(completed).toBeDefined();
 			for (const { event } of [partial, completed]) {
 				expect(event.user_data).toMatchObject({

@@ -236,7 +236,7 @@ describe('Google Ads API conversion adjustments through dispatch, against the lo
 		expect(results[0]).toMatchObject({
 			status: 'skipped',
 			error:
-				'a restatement needs value.amount and value.currency (the new value of the conversion)',
+				'a restatement without value.amount and value.currency: it needs value.amount and value.currency (the new value of the conversion)',
 		});
 		const won = { ...lead, value: { amount: 90, currency: 'EUR' } };
 		const validated = await h.runner(

@@ -347,6 +347,21 @@ describe('Lead Capture Trigger node: webhook() answers deliveries before any exe
 		expect(await preview('geo-city', 'contact.city', 'springfield')).toMatchObject({ matched: 1, cannot_answer: 0 });
 	});
 
+	it('record ids by origin: a script capture is browser:<capture_id>; a CRM delivery claiming that namespace gets 422 and starts nothing', async () => {
+		const site = await start({}, {});
+		const body = JSON.stringify({ ...JSON.parse(fixture('script-submit.json')), capture_id: '6355821024' });
+		const browser = await post(site, body, { origin: 'https://www.example.com' });
+		expect(browser.json).toMatchObject({ ok: true, record_id: 'browser:6355821024' });
+		await site.close();
+		server = undefined;
+		const crm = await start({ ...generic, settings: { captureLogName: 'crm-origin' } });
+		const claim = JSON.stringify({ record_id: 'browser:6355821024', email: 'jo@example.com' });
+		const refused = await post(crm, claim, { 'x-signature': sign(claim) });
+		expect(refused.status).toBe(422);
+		expect(String(refused.json.error)).toMatch(/record_id starts with "browser:", which only the capture script's ids carry/);
+		expect(crm.executions).toEqual([]);
+	});
+
 	it('three CRM deliveries with snowflake ids (beyond 2^53) start three executions with their exact record ids', async () => {
 		const s = await start({ ...generic, settings: { captureLogName: 'crm-snowflakes' } });
 		const ids = ['1234567890123456789', '1234567890123456790', '1234567890123456791'];

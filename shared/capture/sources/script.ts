@@ -1,7 +1,7 @@
 import { readEpochMs } from '../../identity';
 import { applyEntries, utmAttributeKey, type FieldEntry } from '../detect';
 import { createDraft, putFirst, type SourceResult } from '../draft';
-import { CAPTURE_ID_PATTERN } from '../recordId';
+import { browserRecordId, CAPTURE_ID_PATTERN } from '../recordId';
 import { SCRIPT_PROTOCOL_VERSION } from '../scriptProtocol';
 import { echo, ownObject, ownValue, readText, type JsonObject } from '../values';
 
@@ -21,8 +21,9 @@ const SCRIPT_CLICK_KEYS = [
 
 /**
  * The project's capture script (scriptProtocol.ts, version 1). `partial` → state partial,
- * `submit` → state lead; record_id = capture_id, so the partial and the completed capture of one
- * form fill share it. Fields go through the same detection as generic bodies (a `name` is split
+ * `submit` → state lead; record_id = `browser:` + capture_id (recordId.ts: ids by origin), so the
+ * partial and the completed capture of one form fill share it and no signed or server-side
+ * record ever does. Fields go through the same detection as generic bodies (a `name` is split
  * when no first/last name is given); utm → attributes; click.fbclid_at → click.clicked_at (ISO).
  *
  * occurred_at is the server's receipt time, never the visitor's clock (`ts`): a wrong or
@@ -44,7 +45,7 @@ export function mapScript(body: JsonObject): SourceResult {
 	draft.presetState = type === 'partial' ? 'partial' : 'lead';
 	const captureId = ownValue(body, 'capture_id');
 	if (typeof captureId === 'string' && CAPTURE_ID_PATTERN.test(captureId)) {
-		draft.recordId = { value: captureId, from: 'capture_id' };
+		draft.recordId = { value: browserRecordId(captureId), from: 'capture_id' };
 	} else {
 		draft.recordIdProblem = 'capture_id must be 8–100 characters of A–Z, a–z, 0–9, _ or -';
 	}

@@ -76,7 +76,7 @@ export function adjustmentRefusal(
 	if (adjustment === 'restatement') {
 		const value = context.event.value;
 		if (value.amount === undefined || value.currency === undefined)
-			return 'a restatement needs value.amount and value.currency (the new value of the conversion)';
+			return `a restatement ${value.absence ?? ''}: it needs value.amount and value.currency (the new value of the conversion)`;
 	}
 	return null;
 }

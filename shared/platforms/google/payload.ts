@@ -130,7 +130,7 @@ export function conversionValueOf(
 	}
 	if (eventName === GOOGLE_EVENT_BY_STATE.purchase) {
 		warnings.push(
-			"purchase without value.amount and value.currency: Google counts the conversion action's default value (value and currency are never guessed)",
+			`purchase ${value.absence ?? ''}: Google counts the conversion action's default value (value and currency are never guessed)`,
 		);
 	}
 	return undefined;

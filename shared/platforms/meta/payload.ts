@@ -144,8 +144,7 @@ export function buildMetaEvent(
 		return {
 			ok: false,
 			status: 'failed',
-			reason:
-				'Purchase needs value.amount and value.currency (Meta requires both; they are never guessed)',
+			reason: `Purchase ${value.absence ?? ''}: Meta requires value.amount and value.currency (never guessed)`,
 			matchKeys,
 			warnings,
 		};

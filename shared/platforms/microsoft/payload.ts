@@ -221,7 +221,7 @@ export function buildMicrosoftEvent(
 		customData.pageType = MICROSOFT_PURCHASE_PAGE_TYPE;
 		if (customData.value === undefined) {
 			warnings.push(
-				"purchase sent without value.amount and value.currency (never guessed): the goal's own revenue setting applies",
+				`purchase sent ${value.absence ?? ''} (never guessed): the goal's own revenue setting applies`,
 			);
 		}
 	}

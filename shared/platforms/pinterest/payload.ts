@@ -139,7 +139,7 @@ export function buildPinterestEvent(
 		customData.currency = value.currency;
 	} else if (wire.eventName === 'checkout') {
 		warnings.push(
-			'checkout sent without value and currency: Pinterest reports no revenue for it (values are never guessed)',
+			`checkout sent ${value.absence ?? ''}: Pinterest reports no revenue for it (values are never guessed)`,
 		);
 	}
 	if (wire.label) customData.content_name = wire.label;

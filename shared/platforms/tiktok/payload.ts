@@ -173,7 +173,7 @@ export function buildTiktokEvent(
 		// TikTok records a Purchase without value (unlike Meta, which refuses it); the value is
 		// never guessed, so the event goes out and says what is missing.
 		warnings.push(
-			'Purchase without value.amount and value.currency: TikTok records it but cannot report its value',
+			`Purchase ${value.absence ?? ''}: TikTok records it but cannot report its value`,
 		);
 	}
 

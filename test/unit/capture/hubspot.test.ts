@@ -163,7 +163,7 @@ describe('HubSpot preset: deal stage and lifecycle stage changes', () => {
 			status: 401,
 			reason: 'signature does not match',
 		});
-		expect(run({})).toMatchObject({ status: 401, reason: 'missing X-HubSpot-Signature signature' });
+		expect(run({})).toMatchObject({ status: 401, reason: 'missing X-HubSpot-Signature header' });
 		expect(run({ ...sign.hubspot(body), 'x-hubspot-signature-version': 'v3' })).toMatchObject({
 			status: 401,
 			reason: 'unsupported X-HubSpot-Signature-Version "v3" (v1 expected)',

@@ -38,7 +38,7 @@ describe("Lead Capture Trigger preset for Meta's leadgen webhook", () => {
 	});
 
 	it.each([
-		['missing', {}, 'missing X-Hub-Signature-256 signature'],
+		['missing', {}, 'missing X-Hub-Signature-256 header'],
 		[
 			'made with another secret',
 			sign.metaLeadAds(body, 'someone-else'),

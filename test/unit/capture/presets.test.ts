@@ -216,7 +216,7 @@ describe('events that are not captured answer 200 without a record', () => {
 		expect(processCapture(request(raw), config('calendly', { signature: preset }), NOW)).toEqual({
 			kind: 'rejected',
 			status: 401,
-			reason: 'missing Calendly-Webhook-Signature signature',
+			reason: 'missing Calendly-Webhook-Signature header',
 		});
 	});
 });

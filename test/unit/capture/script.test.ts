@@ -21,12 +21,12 @@ function capture(
 }
 
 describe('capture script payloads', () => {
-	it('a submit is a lead with the capture id as record id', () => {
+	it('a submit is a lead whose record id is the capture id in the browser’s namespace', () => {
 		expect(capture(fixtureBytes('script-submit.json'))).toEqual({
 			kind: 'accepted',
 			warnings: [],
 			record: {
-				record_id: 'c_7Hq2xLm9PzK4',
+				record_id: 'browser:c_7Hq2xLm9PzK4',
 				state: 'lead',
 				// The server's receipt time, not the visitor's clock (ts is 2023 in the fixture).
 				occurred_at: '2026-03-02T10:00:00.000Z',
@@ -69,7 +69,7 @@ describe('capture script payloads', () => {
 		const submit = capture(fixtureBytes('script-submit.json'));
 		expect(partial).toMatchObject({
 			kind: 'accepted',
-			record: { state: 'partial', record_id: 'c_7Hq2xLm9PzK4' },
+			record: { state: 'partial', record_id: 'browser:c_7Hq2xLm9PzK4' },
 		});
 		expect((partial as { record: { record_id: unknown } }).record.record_id).toBe(
 			(submit as { record: { record_id: unknown } }).record.record_id,

@@ -36,7 +36,7 @@ describe.each(PRESETS)('%s preset signature', (source, fixture, header) => {
 			body,
 			'signature does not match',
 		],
-		['no signature header', () => ({}), body, `missing ${header} signature`],
+		['no signature header', () => ({}), body, `missing ${header} header`],
 	])('refuses %s with 401', (_case, headers, sentBody, reason) => {
 		const outcome = processCapture(
 			request(sentBody, headers()),
@@ -172,7 +172,7 @@ describe('Cal.com without a secret on its side', () => {
 		);
 		expect(outcome).toEqual({
 			ok: false,
-			reason: 'missing X-Cal-Signature-256 signature (the Cal.com webhook has no secret set)',
+			reason: 'X-Cal-Signature-256 carries no signature (the Cal.com webhook has no secret set)',
 		});
 	});
 
@@ -240,7 +240,7 @@ describe('generic HMAC', () => {
 			});
 			expect(verifySignature(request(body), signature, 'generic', NOW)).toEqual({
 				ok: false,
-				reason: 'missing X-Hub-Signature signature',
+				reason: 'missing X-Hub-Signature header',
 			});
 		},
 	);

@@ -103,6 +103,16 @@ describe('resolveEventTime', () => {
 		expect(r).toEqual({ ok: true, unixSeconds: NOW_S, warnings: [expect.stringMatching(/3 hours in the future/)] });
 	});
 
+	it.each<[string, string]>([
+		['2026-11-30T12:04:00Z', 'occurred_at: 4 minutes in the future, sent as the current time'],
+		['2026-11-30T12:01:00Z', 'occurred_at: 1 minute in the future, sent as the current time'],
+		['2026-11-30T12:00:30Z', 'occurred_at: 30 seconds in the future, sent as the current time'],
+		['2026-11-30T13:00:00Z', 'occurred_at: 1 hour in the future, sent as the current time'],
+	])('a time a little ahead (%s) says by how much, never "0 hours"', (occurredAt, warning) => {
+		const r = resolveEventTime({ occurredAt, window: META, now: NOW });
+		expect(r).toEqual({ ok: true, unixSeconds: NOW_S, warnings: [warning] });
+	});
+
 	it.each([undefined, '', 'not a date'])('uses the send time when occurred_at is %j, with a warning', (occurredAt) => {
 		const r = resolveEventTime({ occurredAt, window: META, now: NOW });
 		expect(r).toEqual({ ok: true, unixSeconds: NOW_S, warnings: [expect.stringMatching(/occurred_at/)] });

@@ -98,7 +98,7 @@ describe('Google Ads API conversion adjustments: payload, window, event names', 
 			ok: false,
 			status: 'skipped',
 			reason:
-				'a restatement needs value.amount and value.currency (the new value of the conversion)',
+				'a restatement without value.amount and value.currency: it needs value.amount and value.currency (the new value of the conversion)',
 		});
 	});
 

@@ -32,6 +32,19 @@ function build(record: LeadRecord, eventName = 'Lead', overrides: Partial<MetaCo
 }
 
 describe('buildMetaEvent', () => {
+	it.each<[string, LeadRecord['value'], string]>([
+		['no value', undefined, 'Purchase without value.amount and value.currency: Meta requires value.amount and value.currency (never guessed)'],
+		[
+			'an amount it cannot read',
+			{ amount: 'EUR 1.200,50', currency: 'EUR' },
+			'Purchase with an unreadable value.amount (text shaped "AAA 9.999,99"): Meta requires value.amount and value.currency (never guessed)',
+		],
+	])('a Purchase with %s fails and says what the value was', (_case, value, reason) => {
+		const record: LeadRecord = { record_id: 'r1', state: 'purchase', contact: { email: 'a@example.com' } };
+		if (value !== undefined) record.value = value;
+		expect(build(record, 'Purchase')).toMatchObject({ ok: false, status: 'failed', reason });
+	});
+
 	it('renders the documented user_data keys, hashed and clear as Meta specifies', () => {
 		const r = build({
 			contact: {

@@ -311,7 +311,7 @@ describe('buildPinterestEvent', () => {
 		const bare = build({ contact: { email: 'a@example.com' }, value: { amount: 10 } }, 'checkout');
 		expect(bare.ok && bare.payload.custom_data).toBeUndefined();
 		expect(bare.warnings.join('\n')).toMatch(/value not sent \(currency is never guessed\)/);
-		expect(bare.warnings.join('\n')).toMatch(/checkout sent without value and currency/);
+		expect(bare.warnings.join('\n')).toMatch(/checkout sent with value.amount but without value.currency: Pinterest reports no revenue/);
 	});
 
 	it('sets opt_out when ad personalization is denied', () => {

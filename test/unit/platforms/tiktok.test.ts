@@ -367,6 +367,18 @@ describe('buildTiktokEvent', () => {
 		);
 	});
 
+	it('a Purchase with an amount it cannot read says so, with the amount’s shape, never "without value"', () => {
+		const r = build({ contact: { email: 'a@example.com' }, value: { amount: '1.200,50', currency: 'EUR' } }, 'Purchase');
+		expect(r.ok && r.payload.properties).toBeUndefined();
+		expect(r.warnings).toEqual(
+			expect.arrayContaining([
+				'value.amount: text shaped "9.999,99" is not a non-negative number, omitted',
+				'Purchase with an unreadable value.amount (text shaped "9.999,99"): TikTok records it but cannot report its value',
+			]),
+		);
+		expect(r.warnings.join('\n')).not.toMatch(/without value/);
+	});
+
 	it('sends page only with a valid page URL', () => {
 		expect(
 			build({
