@@ -238,13 +238,13 @@ export class IdentityNormalizer implements INodeType {
 			const warnings = [...identity.warnings];
 			for (const platform of platforms) {
 				const adapter = PLATFORM_ADAPTERS[platform];
-				const user = renderIdentity(identity, platform);
+				const user = renderIdentity(identity, adapter.identity);
 				const { data, matchKeys, warnings: shaping = [] } = adapter.userData(user, record);
 				warnings.push(...[...user.warnings, ...shaping].map((w) => `${platform}: ${w}`));
 				rendered[platform] = {
 					user_data: data as IDataObject,
 					match_keys: matchKeys,
-					match_quality: estimateMatchQuality(platform, user) as unknown as IDataObject,
+					match_quality: estimateMatchQuality(adapter.identity, user) as unknown as IDataObject,
 				};
 				const phone = phoneFor(platform, user.values.phone, identity.hashedInput.phone === true);
 				if (phone) (rendered[platform] as IDataObject).phone = phone;
@@ -316,7 +316,7 @@ function phoneFor(
 	arrivedHashed: boolean,
 ): IDataObject | undefined {
 	if (!hashes || hashes.length === 0) return undefined;
-	return { sha256: [...hashes], expects: phoneHashForm(platform), arrived_hashed: arrivedHashed };
+	return { sha256: [...hashes], expects: phoneHashForm(PLATFORM_ADAPTERS[platform].identity), arrived_hashed: arrivedHashed };
 }
 
 /**
