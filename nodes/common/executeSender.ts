@@ -34,7 +34,12 @@ import { resolveStore } from './dedupStores';
 import { n8nExecutor } from './n8nExecutor';
 import { perItemParameter } from './parameters';
 import { markOwnDestinations } from './workflowScope';
-import { deliversViaOutbox, readDrained, resolveSenderOutbox } from './outboxes';
+import {
+	deliversViaOutbox,
+	NO_OUTBOX_KEY_WARNING,
+	readDrained,
+	resolveSenderOutbox,
+} from './outboxes';
 
 /** What a sender node adds to the common path: its adapter, credential and event naming. */
 export interface SenderSpec<Config, Payload> {
@@ -221,8 +226,12 @@ export function failedItemError(
 			: failed.retryable
 				? 'Events that were sent are recorded, so retrying the execution sends only the ones not sent yet.'
 				: 'Events that were sent are recorded and are not sent twice; correct what the message names for this item.';
+	const notQueued = failed.warnings.includes(NO_OUTBOX_KEY_WARNING)
+		? `This event was ${NO_OUTBOX_KEY_WARNING}`
+		: undefined;
 	const description = joinSentences(
 		storeDown ? undefined : error,
+		notQueued,
 		`This run: ${summary(results)}`,
 		next,
 		ON_ERROR_ADVICE,
