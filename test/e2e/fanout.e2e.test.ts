@@ -53,7 +53,13 @@ describe('five-platform fan-outs keep going when Meta fails', () => {
 		workflow.id = id;
 		workflow.name = `${workflow.name} (${recordId})`;
 		for (const n of workflow.nodes as TemplateNode[]) {
-			if (n.parameters.jsonOutput) n.parameters.jsonOutput = n.parameters.jsonOutput.replace('demo-deal-5001', recordId);
+			// Its own record id, and its own gclid: Google takes one click conversion per gclid, action
+			// and second (the two runs can fall in the same second: the lead's time is "2 hours ago").
+			if (n.parameters.jsonOutput) {
+				n.parameters.jsonOutput = n.parameters.jsonOutput
+					.replace('demo-deal-5001', recordId)
+					.replace('Cj0KCQiA-demoFanOut', `Cj0KCQiA-${recordId}`);
+			}
 			if (n.name === 'Meta Conversions' && metaCredential) n.credentials!.leadCapiMetaApi = metaCredential;
 		}
 		instance.importWorkflow(workflow);

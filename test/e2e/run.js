@@ -58,6 +58,7 @@ const SECONDS = {
 		'metaLeadAds.e2e.test.ts': 4,
 		'stages.e2e.test.ts': 3,
 		'examples.e2e.test.ts': 3,
+		'fanout.e2e.test.ts': 3,
 		'googleDataManager.e2e.test.ts': 3,
 		'outbox.e2e.test.ts': 2,
 		'googleAdjustments.e2e.test.ts': 2,
@@ -66,6 +67,7 @@ const SECONDS = {
 	'2': {
 		'queue.e2e.test.ts': 265,
 		'outboxRestart.e2e.test.ts': 154,
+		'fanout.e2e.test.ts': 4,
 		'hostile.e2e.test.ts': 95,
 		'secrets.e2e.test.ts': 66,
 		'proxy.e2e.test.ts': 25,
