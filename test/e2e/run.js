@@ -67,7 +67,6 @@ const SECONDS = {
 	'2': {
 		'queue.e2e.test.ts': 265,
 		'outboxRestart.e2e.test.ts': 154,
-		'fanout.e2e.test.ts': 4,
 		'hostile.e2e.test.ts': 95,
 		'secrets.e2e.test.ts': 66,
 		'proxy.e2e.test.ts': 25,
@@ -81,6 +80,7 @@ const SECONDS = {
 		'examples.e2e.test.ts': 10,
 		'stages.e2e.test.ts': 8,
 		'metaLeadAds.e2e.test.ts': 5,
+		'fanout.e2e.test.ts': 4,
 		'outbox.e2e.test.ts': 3,
 		'googleAdjustments.e2e.test.ts': 3,
 		'pinterest.e2e.test.ts': 2,
