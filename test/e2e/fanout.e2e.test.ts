@@ -111,7 +111,7 @@ describe('five-platform fan-outs keep going when Meta fails', () => {
 		expect(await admin.zcard(metaDue())).toBe(queuedBefore);
 	});
 
-	it('crm-deal-won-purchase-five-platforms live, Meta answering 503: the Purchase reaches the four others, Meta queues it', async () => {
+	it('crm-deal-won-purchase-five-platforms live, Meta answering 503 (queued), then a wrong Meta token (reported, not queued): the Purchase reaches the four others each time', async () => {
 		const template = readTemplate('crm-deal-won-purchase-five-platforms.json');
 		instance.importWorkflow(template, { activate: true });
 		const server = await instance.serve();
@@ -125,6 +125,29 @@ describe('five-platform fan-outs keep going when Meta fails', () => {
 			await until(() => JSON.stringify(received(OTHERS.crm)) === JSON.stringify(plusOne(before)), 60_000, 'the Purchase at the four other platforms');
 			await until(async () => (await admin.zcard(metaDue())) === queuedBefore + 1, 30_000, "Meta's Purchase in the outbox");
 			expect(await admin.zrange(metaDue(), 0, -1)).toContain(sha(`${DESTINATIONS.metaPixel}|Purchase|77001`));
+			expect(platforms.standIns.meta.received).toHaveLength(0);
+
+			// The same template with a wrong Meta token (a copy on its own path): the four others
+			// receive, the execution succeeds (Meta's failure is on its error output), nothing queued.
+			const broken = readTemplate('crm-deal-won-purchase-five-platforms.json');
+			broken.id = 'e2eFanoutCrmBad1';
+			broken.name = `${broken.name} (wrong Meta token)`;
+			for (const n of broken.nodes as Array<TemplateNode & { webhookId?: string; parameters: { path?: string } }>) {
+				if (n.parameters.path) n.parameters.path = 'crm-deal-won-bad-meta';
+				if (n.webhookId) n.webhookId = randomUUID();
+				if (n.name === 'Meta Conversions') n.credentials!.leadCapiMetaApi = wrongToken;
+			}
+			instance.importWorkflow(broken, { activate: true });
+			const live = await instance.serve();
+			const beforeBad = received(OTHERS.crm);
+			const queuedBeforeBad = await admin.zcard(metaDue());
+			const badDeal = hubspotDealWon({ objectId: 77002, amount: '410.00', currency: 'eur', email: 'ines.moreau@example.com', gclid: 'Cj0KCQiA-fanout-bad' });
+			const badAnswer = await fetch(`${live.baseUrl}/webhook/crm-deal-won-bad-meta`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: badDeal });
+			expect(badAnswer.status).toBe(200);
+			await until(() => JSON.stringify(received(OTHERS.crm)) === JSON.stringify(plusOne(beforeBad)), 60_000, 'the Purchase at the four other platforms (wrong Meta token)');
+			await until(async () => (await live.executions(broken.id)).some((e) => e.status !== 'running' && e.status !== 'new'), 30_000, 'the execution to finish');
+			expect((await live.executions(broken.id)).map((e) => e.status)).toEqual(['success']);
+			expect(await admin.zcard(metaDue())).toBe(queuedBeforeBad);
 			expect(platforms.standIns.meta.received).toHaveLength(0);
 		} finally {
 			await server.stop();
