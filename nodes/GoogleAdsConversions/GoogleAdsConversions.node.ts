@@ -11,7 +11,8 @@ import { SENDER_CREDENTIAL_TESTS } from '../common/credentialTests';
 import {
 	dedupProperties,
 	eventProperties,
-	eventSubtitle,
+	eventSubtitleExpression,
+	optionNameExpression,
 	leadInputProperties,
 	senderOptions,
 	outboxProperties,
@@ -73,6 +74,13 @@ const STANDARD_EVENTS: INodePropertyOptions[] = [
 	{ name: 'Schedule', value: 'schedule' },
 ];
 
+/** The Adjust operation's subtitle: the chosen adjustment by its display name. */
+const ADJUSTMENT_LABEL = optionNameExpression(
+	'$parameter["adjustment"]',
+	adjustProperties.find((p) => p.name === 'adjustment')!.options as INodePropertyOptions[],
+	'"Restatement (New Value)"',
+);
+
 /**
  * Google Ads click conversion upload, including enhanced conversions for leads (hashed email and
  * phone). Programmatic rather than declarative: it batches, hashes, claims events in the dedup
@@ -86,7 +94,7 @@ export class GoogleAdsConversions implements INodeType {
 		group: ['output'],
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: eventSubtitle(STANDARD_EVENTS),
+		subtitle: `={{ $parameter["operation"] === "getRequestStatus" ? "Get request status" : $parameter["operation"] === "adjust" ? "Adjust: " + (${ADJUSTMENT_LABEL}) : ${eventSubtitleExpression(STANDARD_EVENTS)} }}`,
 		description:
 			'Upload lead conversions to Google Ads (click conversions and enhanced conversions for leads), hashed and sent exactly once',
 		defaults: { name: 'Google Ads Conversions' },

@@ -29,7 +29,14 @@ import {
 } from '../../shared/platforms/google';
 import { resolveStore } from '../common/dedupStores';
 import { markOwnDestinations } from '../common/workflowScope';
-import { dispatchOptions, failedItemError, fieldOverrides, lostDigits, type SenderOptions } from '../common/executeSender';
+import {
+	dispatchOptions,
+	failedItemError,
+	fieldOverrides,
+	lostDigits,
+	outputItems,
+	type SenderOptions,
+} from '../common/executeSender';
 import { perItemParameter } from '../common/parameters';
 import { DATA_MANAGER_CREDENTIAL, dataManagerSpec } from './dataManager';
 import { GOOGLE_ADS_CREDENTIAL, googleAdsExecutor } from './executor';
@@ -161,14 +168,16 @@ function readRecords(
 	});
 }
 
+/** One item per result (failed ones to the error output when On Error uses it: outputItems). */
 function output(
+	ctx: IExecuteFunctions,
 	results: ItemResult[],
 	adjustments: Array<GoogleAdjustment | undefined>,
 ): INodeExecutionData[][] {
 	return [
-		results.map((result, i) => ({
-			json: { ...result, adjustment: adjustments[i] } as unknown as IDataObject,
-			pairedItem: { item: i },
+		outputItems(ctx, 'google', results).map((item, i) => ({
+			...item,
+			json: { ...item.json, adjustment: adjustments[i] } as unknown as IDataObject,
 		})),
 	];
 }
@@ -317,6 +326,7 @@ export async function executeAdjust(
 		if (index >= 0) throw failedItemError(ctx, 'google', results, index);
 	}
 	return output(
+		ctx,
 		results,
 		items.map((item) => item.adjustment ?? (chosen === 'fromStage' ? undefined : chosen)),
 	);

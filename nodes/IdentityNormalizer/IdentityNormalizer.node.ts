@@ -137,7 +137,7 @@ export class IdentityNormalizer implements INodeType {
 						name: "This Workflow's Destinations",
 						value: 'workflow',
 						description:
-							'The destinations the senders of this workflow (without a Client Key) sent to, and the refusals of its triggers',
+							"The destinations the senders of this workflow (without a Client Key) sent to, and the refusals of its triggers; in a report workflow of its own (its senders sent nothing in the window), every destination of this credential without a Client Key",
 					},
 					{
 						name: 'All Destinations Without a Client Key',
@@ -342,16 +342,15 @@ async function healthReport(
 	} catch (error) {
 		throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
 	}
-	const everyUnkeyed = !clientKey && ctx.getNodeParameter('unkeyedScope', 0, 'workflow') === 'all';
-	const scope = clientKey || everyUnkeyed ? prefix : ownWorkflowScope(ctx, prefix);
 	let stats;
 	let refused;
+	let scoped: ReportScope;
 	try {
+		scoped = await reportScope(ctx, store!, prefix, clientKey, hours);
+		const { scope, everyUnkeyed } = scoped;
 		stats = await store!.readStats(prefix, { hours });
 		if (scope !== prefix) {
-			const own = new Set(
-				(await store!.readStats(scope, { hours })).map((s) => `${s.platform}\u0000${s.destination}`),
-			);
+			const own = new Set(scoped.own.map((s) => `${s.platform}\u0000${s.destination}`));
 			stats = stats.filter((s) => own.has(`${s.platform}\u0000${s.destination}`));
 		}
 		// Unkeyed triggers count refusals in their workflow's scope: "all" reads every workflow's
@@ -360,6 +359,7 @@ async function healthReport(
 	} catch (error) {
 		throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
 	}
+	const { scope } = scoped;
 	if (platforms.includes('meta')) {
 		const own = scope !== prefix ? new Set(stats.map((s) => s.destination)) : undefined;
 		try {
@@ -383,9 +383,64 @@ async function healthReport(
 				},
 			]
 		: [];
-	return [
+	const report: object[] = [
 		...stats.filter((s) => platforms.includes(s.platform)),
 		...refused,
 		...evictable,
-	].map((s) => ({ json: s as unknown as IDataObject, pairedItem: { item: 0 } }));
+	];
+	if (report.length === 0) report.push(emptyReport(scoped, store!.description, platforms, hours));
+	return report.map((s) => ({ json: s as unknown as IDataObject, pairedItem: { item: 0 } }));
+}
+
+/** What a Health Report covers: the counters' scope, and in words. */
+interface ReportScope {
+	/** Where the counters are read: the credential's prefix (with the Client Key) or this workflow's scope. */
+	scope: string;
+	/** Refusals of every unkeyed workflow's triggers are read too. */
+	everyUnkeyed: boolean;
+	/** This workflow's own destinations (its scope's marks), when the scope is the workflow's. */
+	own: DestinationStats[];
+	/** The scope in words, for an empty report. */
+	described: string;
+}
+
+/**
+ * The report's scope. With a Client Key: that client's. Without one: every unkeyed destination
+ * when chosen, else this workflow's own, unless this workflow's senders sent nothing in the window
+ * (a report workflow of its own, with no senders): then what the credential's dedup store holds
+ * without a Client Key, as a report workflow expects.
+ */
+async function reportScope(
+	ctx: IExecuteFunctions,
+	store: DedupStore,
+	prefix: string,
+	clientKey: string | undefined,
+	hours: number,
+): Promise<ReportScope> {
+	if (clientKey) return { scope: prefix, everyUnkeyed: false, own: [], described: `Client Key "${clientKey}"` };
+	const every = 'every destination without a Client Key';
+	if (ctx.getNodeParameter('unkeyedScope', 0, 'workflow') === 'all') {
+		return { scope: prefix, everyUnkeyed: true, own: [], described: every };
+	}
+	const scope = ownWorkflowScope(ctx, prefix);
+	const own = await store.readStats(scope, { hours });
+	if (own.length > 0) return { scope, everyUnkeyed: false, own, described: "this workflow's destinations" };
+	return {
+		scope: prefix,
+		everyUnkeyed: true,
+		own: [],
+		described: `${every} (this workflow's senders sent nothing in the window: a report workflow of its own)`,
+	};
+}
+
+/** The one item of a report with nothing to show: what it looked at, so that "nothing" is an answer. */
+function emptyReport(scoped: ReportScope, store: string, platforms: Platform[], hours: number): IDataObject {
+	return {
+		report: 'empty',
+		scope: scoped.described,
+		dedup_store: store,
+		platforms: [...platforms],
+		window_hours: hours,
+		message: `No sends, refusals or warnings in the last ${hours} h for ${scoped.described} on ${store} (${platforms.join(', ')}). Check the report's Redis credential and Client Key against the senders'.`,
+	};
 }

@@ -395,6 +395,7 @@ export const outboxProperties: INodeProperties[] = [
 			},
 		],
 		default: 'outbox',
+		hint: 'Queues only with an Outbox Key credential selected above (npm run dev creates one named Outbox Key). Without one, such events are output as failed (retryable) and say so.',
 		displayOptions: { show: { dedupStore: ['redis'] } },
 	},
 	{

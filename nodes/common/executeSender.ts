@@ -34,7 +34,12 @@ import { resolveStore } from './dedupStores';
 import { n8nExecutor } from './n8nExecutor';
 import { perItemParameter } from './parameters';
 import { markOwnDestinations } from './workflowScope';
-import { deliversViaOutbox, readDrained, resolveSenderOutbox } from './outboxes';
+import {
+	deliversViaOutbox,
+	NO_OUTBOX_KEY_WARNING,
+	readDrained,
+	resolveSenderOutbox,
+} from './outboxes';
 
 /** What a sender node adds to the common path: its adapter, credential and event naming. */
 export interface SenderSpec<Config, Payload> {
@@ -221,8 +226,12 @@ export function failedItemError(
 			: failed.retryable
 				? 'Events that were sent are recorded, so retrying the execution sends only the ones not sent yet.'
 				: 'Events that were sent are recorded and are not sent twice; correct what the message names for this item.';
+	const notQueued = failed.warnings.includes(NO_OUTBOX_KEY_WARNING)
+		? `This event was ${NO_OUTBOX_KEY_WARNING}`
+		: undefined;
 	const description = joinSentences(
 		storeDown ? undefined : error,
+		notQueued,
 		`This run: ${summary(results)}`,
 		next,
 		ON_ERROR_ADVICE,
@@ -320,18 +329,17 @@ export async function executeSender<Config, Payload>(
 			throw nodeError;
 		}
 		const message = joinSentences(errorMessage(error), 'Nothing was sent.');
-		return [
-			items.map((_item, i) => ({
-				json: {
+		const failed = items.map(
+			() =>
+				({
 					status: 'failed',
 					platform: spec.adapter.platform,
 					match_keys: [],
 					warnings: [],
 					error: message,
-				} satisfies Omit<ItemResult, 'destination' | 'event_name'> as unknown as IDataObject,
-				pairedItem: { item: i },
-			})),
-		];
+				}) satisfies Omit<ItemResult, 'destination' | 'event_name'> as unknown as ItemResult,
+		);
+		return [outputItems(ctx, spec.adapter.platform, failed)];
 	}
 	const { config, store, keyPrefix } = setup;
 	const dispatchItems = readItems(ctx, spec, items, options);
@@ -382,10 +390,25 @@ export async function executeSender<Config, Payload>(
 		if (index >= 0) throw failedItemError(ctx, spec.adapter.platform, results, index);
 	}
 
-	return [
-		results.map((result, i) => ({
-			json: result as unknown as IDataObject,
-			pairedItem: { item: i },
-		})),
-	];
+	return [outputItems(ctx, spec.adapter.platform, results)];
+}
+
+/**
+ * One output item per result, paired with its input. With On Error "Continue (using error
+ * output)" a failed item carries its error, so n8n routes it to the node's error output (the
+ * other items stay on the success output); with "Continue" every item stays on the one output.
+ */
+export function outputItems(
+	ctx: IExecuteFunctions,
+	platform: string,
+	results: ItemResult[],
+): INodeExecutionData[] {
+	const toErrorOutput = ctx.getNode().onError === 'continueErrorOutput';
+	return results.map((result, i) => ({
+		json: result as unknown as IDataObject,
+		pairedItem: { item: i },
+		...(toErrorOutput && result.status === 'failed'
+			? { error: failedItemError(ctx, platform, results, i) }
+			: {}),
+	}));
 }

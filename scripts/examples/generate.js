@@ -21,6 +21,13 @@ const CRED = {
 	microsoft: { leadCapiMicrosoftApi: cred('microsoft') },
 };
 const REDIS = { leadCapiRedisApi: cred('redis') };
+/** The Outbox Key `npm run dev` creates: every sender queues what a platform cannot take now. */
+const OUTBOX = { leadCapiOutboxApi: cred('outboxKey') };
+/**
+ * A workflow with more than one sender: each sender's failed items leave on its own error output
+ * and the other senders still run (docs/senders.md#fan-outs-that-keep-going).
+ */
+const FAN_OUT = { onError: 'continueErrorOutput' };
 const SECRET = { leadCapiWebhookApi: cred('webhookSecret') };
 const TYPES = {
 	meta: 'metaConversions',
@@ -78,7 +85,7 @@ class Workflow {
 		};
 		return this.add(name, `${PKG}.${TYPES[platform]}`, position, parameters, {
 			...(platform === 'google' ? { typeVersion: 2 } : {}),
-			credentials: { ...CRED[platform], ...REDIS },
+			credentials: { ...CRED[platform], ...REDIS, ...OUTBOX },
 		});
 	}
 
@@ -91,6 +98,8 @@ class Workflow {
 
 	/** @param {string} file */
 	write(file) {
+		const senders = this.nodes.filter((n) => Object.values(TYPES).some((t) => /** @type {{ type: string }} */ (n).type === `${PKG}.${t}`));
+		if (senders.length > 1) for (const n of senders) Object.assign(n, FAN_OUT);
 		const { id, name, nodes, connections } = this;
 		const json = { id, name, nodes, connections, settings: { executionOrder: 'v1' } };
 		fs.writeFileSync(path.join(ROOT, file), `${JSON.stringify(json, null, '\t')}\n`);
@@ -249,7 +258,7 @@ const googleAction = (state) => ({
 	wf.link(deal, [contact]);
 	wf.link(contact, [record]);
 	const googleAds = { api: 'googleAdsApi', customerId: '123-456-7890', conversionAction: { __rl: true, mode: 'id', value: DESTINATIONS.googleConversionAction } };
-	const googleCredentials = { credentials: { leadCapiGoogleAdsOAuth2Api: cred('google'), ...REDIS } };
+	const googleCredentials = { credentials: { leadCapiGoogleAdsOAuth2Api: cred('google'), ...REDIS, ...OUTBOX } };
 	wf.link(record, [
 		wf.sender('meta', 'Meta Conversion Leads', [1000, 0], {
 			event: 'fromStage',

@@ -187,10 +187,27 @@ describe('Identity Normalizer node: Health Report reads what a sender counted in
 		};
 		expect(await report('wf-client-a')).toEqual(['PIXEL_A']);
 		expect(await report('wf-client-b')).toEqual(['PIXEL_B']);
-		expect(await report('wf-scheduled-report')).toEqual([]);
+		// A report workflow of its own (no senders): what the credential holds without a Client Key.
+		expect(await report('wf-scheduled-report')).toEqual(['PIXEL_A', 'PIXEL_B']);
 		expect(await report('wf-scheduled-report', 'clientc')).toEqual(['PIXEL_C']);
 		// A single business reporting from a separate workflow chooses every unkeyed destination.
 		expect(await report('wf-scheduled-report', '', 'all')).toEqual(['PIXEL_A', 'PIXEL_B']);
+	});
+
+	it('an empty report is one item that says what it looked at', async () => {
+		const { outputs } = await runExecute(node, [{}], {
+			workflowId: 'wf-empty-report',
+			params: { operation: 'report', platforms: ['meta', 'tiktok'], clientKey: 'nobodysentyet', hours: 6 },
+			credentials: { leadCapiRedisApi: redis.credential() },
+		});
+		expect(outputs[0]).toHaveLength(1);
+		expect(outputs[0][0].json).toMatchObject({
+			report: 'empty',
+			scope: 'Client Key "nobodysentyet"',
+			platforms: ['meta', 'tiktok'],
+			window_hours: 6,
+		});
+		expect(String(outputs[0][0].json.message)).toMatch(/^No sends, refusals or warnings in the last 6 h for Client Key "nobodysentyet" on .+ \(meta, tiktok\)\./);
 	});
 
 	it("Meta Conversion Leads: the CRM dataset's item carries Meta's checklist from the ledger, each check pass or fail; a website dataset none", async () => {

@@ -5,7 +5,7 @@ import { IdentityNormalizer } from '../../nodes/IdentityNormalizer/IdentityNorma
 import { MetaConversions } from '../../nodes/MetaConversions/MetaConversions.node';
 import { outbox } from '../../shared';
 import { crmLead, webLead } from '../support/leads';
-import { runExecute } from './support/context';
+import { executeError, runExecute } from './support/context';
 import { nodeRedis } from './support/redis';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startMetaStandIn } = require('../standins/meta.js');
@@ -144,6 +144,15 @@ describe('outbox through the nodes (real Redis, Meta stand-in)', () => {
 		expect(r.status).toBe('failed');
 		expect(r.retryable).toBe(true);
 		expect((r.warnings as string[]).join(' ')).toMatch(/needs an Outbox Key credential/);
+	});
+
+	it('without an Outbox Key credential, On Error "Stop Workflow": the error says the event was not queued and why', async () => {
+		standIn.queueFaults(Array(5).fill(PLATFORM_DOWN));
+		const { error } = await executeError(meta, [webLead(11) as unknown as IDataObject], {
+			credentials: credentials(false),
+		});
+		expect(error.description).toMatch(/This event was not queued for a later try: Retry Failed Sends Later needs an Outbox Key credential/);
+		expect(await redis.admin.keys(`${redis.prefix}:outbox:*`)).toEqual([]);
 	});
 
 	it('Retry Failed Sends Later → Off leaves retryable failures as they were', async () => {

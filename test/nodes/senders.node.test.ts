@@ -231,7 +231,26 @@ describe.each(cases)('$label node: execute() with a mocked n8n context', (c) => 
 		expect(results[1]).toMatchObject({ event_id: ids[1], error: expect.any(String) });
 		expect(String(results[1].error).length).toBeGreaterThan(10);
 		expect(standIn.received).toHaveLength(2);
+		expect(outputs[0].map((item) => item.error)).toEqual([undefined, undefined, undefined]);
 		expectNoSecret(c.secret, outputs, record.logs);
+	});
+
+	it('On Error "Continue (using error output)": only the refused lead carries its error, which sends it to the error output', async () => {
+		const items = leads(3);
+		const ids = await eventIds(items);
+		c.refuse(standIn, ids[0]);
+		const { outputs, record } = await runExecute(
+			c.node,
+			items,
+			setup({ onError: 'continueErrorOutput' }),
+		);
+		expect(json(outputs[0]).map((r) => r.status)).toEqual(['failed', 'sent', 'sent']);
+		const [refused, ...others] = outputs[0];
+		expect(refused.error instanceof NodeApiError || refused.error instanceof NodeOperationError).toBe(true);
+		expect(refused.error?.message).toMatch(/item 0 failed/);
+		expect(others.map((item) => item.error)).toEqual([undefined, undefined]);
+		expect(standIn.received).toHaveLength(2);
+		expectNoSecret(c.secret, refused.error, outputs, record.logs);
 	});
 
 	it('On Error "Stop Workflow": the refused lead throws an n8n error with its item index, after the others were sent', async () => {

@@ -59,6 +59,21 @@ describe('canvas subtitles', () => {
 		);
 	});
 
+	it('Google Ads: Adjust names the adjustment, Get Request Status says so (never "Event: undefined")', () => {
+		expect(subtitleOf('googleAdsConversions', { operation: 'adjust' })).toBe(
+			'Adjust: Restatement (New Value)',
+		);
+		expect(subtitleOf('googleAdsConversions', { operation: 'adjust', adjustment: 'fromStage' })).toBe(
+			'Adjust: From Lead Stage',
+		);
+		expect(
+			subtitleOf('googleAdsConversions', { api: 'googleAdsApi', operation: 'adjust', adjustment: 'retraction' }),
+		).toBe('Adjust: Retraction (Remove)');
+		expect(subtitleOf('googleAdsConversions', { operation: 'getRequestStatus' })).toBe(
+			'Get request status',
+		);
+	});
+
 	it('Lead Rule Filter: each send mode in words, and the preview', () => {
 		const expected: Record<string, string> = {
 			booking: 'Send bookings',
