@@ -35,6 +35,9 @@ describe('readValue', () => {
 		[{ amount: [10, 20], currency: 'EUR' }, { warnings: [expect.stringContaining('a list of 2')], absence: 'with an unreadable value.amount (a list of 2)' }],
 		[{ amount: 10, currency: 'dollars' }, { warnings: [expect.stringMatching(/text shaped "AAAAAAA" is not an ISO 4217/), expect.stringMatching(/without value.currency/)], absence: 'with an unreadable value.currency (text shaped "AAAAAAA")' }],
 		[{ amount: 10, currency: 840 }, { warnings: [expect.stringMatching(/the number 840 is not an ISO 4217/), expect.stringMatching(/without value.currency/)], absence: 'with an unreadable value.currency (the number 840)' }],
+		// A phone number mapped into the currency: its shape is told, never its digits.
+		[{ amount: 10, currency: 447911123456 }, { warnings: [expect.stringMatching(/a number shaped "999999999999" is not an ISO 4217/), expect.stringMatching(/without value.currency/)], absence: 'with an unreadable value.currency (a number shaped "999999999999")' }],
+		[{ amount: -4155552671, currency: 'USD' }, { warnings: [expect.stringContaining('a number shaped "-9999999999"')], absence: 'with an unreadable value.amount (a number shaped "-9999999999")' }],
 	])('%j', (raw, expected) => {
 		const r = readValue(raw as never);
 		expect({ ...r, amount: r.amount, currency: r.currency }).toEqual({
