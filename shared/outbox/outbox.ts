@@ -1,7 +1,7 @@
 import { nextTryDelayMs } from './backoff';
 import { open, OutboxDecryptError, seal, type OutboxKey } from './crypto';
 import { formatBytes } from '../redis/memory';
-import type { DeadReason, OutboxEntry, OutboxQueue, OutboxStore, QueueWrites, Refused } from './store';
+import { LAST_ERROR_CHARS, type DeadReason, type OutboxEntry, type OutboxQueue, type OutboxStore, type QueueWrites, type Refused } from './store';
 
 /** Binds a sealed entry to its queue and event id: moved elsewhere, it no longer opens. */
 export const entryAad = (q: OutboxQueue, id: string) => `${q.platform}|${q.destination}|${id}`;
@@ -260,7 +260,7 @@ export function planSettle(
 		return { delivered: true };
 	}
 	if ((sent.status === 'failed' || sent.status === 'skipped') && sent.retryable) {
-		const next = { ...entry, attempts: entry.attempts + 1, last_error: sent.error };
+		const next = { ...entry, attempts: entry.attempts + 1, last_error: sent.error?.slice(0, LAST_ERROR_CHARS) };
 		return planQueue(key, q, next, options, writes);
 	}
 	const message = sent.error ?? `not sent (${sent.status})`;

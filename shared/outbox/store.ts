@@ -4,6 +4,16 @@ import { DEFAULT_KEY_PREFIX } from '../clientKey';
 import type { Platform } from '../types';
 import { OUTBOX_TTL_MARGIN_MS, outboxBounds, type OutboxBounds } from '../redis/budget';
 
+/** How much of a failure's message an entry keeps. */
+export const LAST_ERROR_CHARS = 300;
+
+/**
+ * Bytes the budget keeps per queued entry for what it may still grow by: a retry's message
+ * (LAST_ERROR_CHARS, sealed: base64) and its dead-letter record (reason and message). With it,
+ * the bytes held never pass the budget, whatever becomes of the entries already queued.
+ */
+export const ENTRY_GROWTH_BYTES = 1024;
+
 /** A new entry the outbox did not take: its destination's budget is spent, or Redis's headroom. */
 export interface Refused {
 	id: string;
@@ -27,6 +37,7 @@ export interface OutboxEntry {
 	attempts: number;
 	/** Unix ms after which the platform no longer accepts the event. */
 	deadline: number;
+	/** The last failure's message, at most LAST_ERROR_CHARS (an entry grows by little when retried). */
 	last_error?: string;
 	queued_at: number;
 	/**
@@ -79,6 +90,7 @@ return out`;
 /**
  * KEYS: due, entries, dead, bytes (queued bytes), deadbytes, deadat (dead letter → when).
  * ARGV: now, #enqueue, #remove, #dead, maxBytes, headroom %, dead-letter ms, TTL margin ms,
+ * growth bytes kept per queued entry (ENTRY_GROWTH_BYTES),
  * then (id, sealed, dueAt, deadline)…, id…, (id, reason, message, sealed)…
  * Returns the refused new entries: id, 'budget' | 'memory', … (an entry already queued is
  * never refused: queueing it again replaces it).
@@ -86,6 +98,7 @@ return out`;
 const APPLY = `
 local now = tonumber(ARGV[1])
 local maxBytes = tonumber(ARGV[5])
+local growth = tonumber(ARGV[9])
 local headroom = tonumber(ARGV[6])
 local keep = tonumber(ARGV[7])
 local margin = tonumber(ARGV[8])
@@ -109,14 +122,15 @@ local bytes = num(KEYS[4])
 local dead = num(KEYS[5])
 local refused = {}
 local ttl = 0
-local i = 9
+local i = 10
+local count = redis.call('HLEN', KEYS[2])
 for _ = 1, tonumber(ARGV[2]) do
   local id, sealed = ARGV[i], ARGV[i + 1]
   local prev = redis.call('HSTRLEN', KEYS[2], id)
   local add = #sealed - prev
   local mem = memoryLimit()
   local why = nil
-  if prev == 0 and bytes + dead + add > maxBytes then why = 'budget'
+  if prev == 0 and bytes + dead + add + (count + 1) * growth > maxBytes then why = 'budget'
   elseif prev == 0 and mem and mem.used + add > mem.cap then why = 'memory' end
   if why then
     table.insert(refused, id)
@@ -126,6 +140,7 @@ for _ = 1, tonumber(ARGV[2]) do
     redis.call('ZADD', KEYS[1], ARGV[i + 2], id)
     if mem then mem.used = mem.used + add end
     bytes = bytes + add
+    if prev == 0 then count = count + 1 end
     ttl = math.max(ttl, tonumber(ARGV[i + 3]) - now + margin)
   end
   i = i + 4
@@ -288,7 +303,7 @@ export class OutboxStore {
 		if (enqueue.length + remove.length + dead.length === 0) return [];
 		const b = this.bounds;
 		const args = [now, enqueue.length, remove.length, dead.length, b.maxBytes, b.headroomPercent]
-			.concat([b.deadLetterMs, OUTBOX_TTL_MARGIN_MS])
+			.concat([b.deadLetterMs, OUTBOX_TTL_MARGIN_MS, ENTRY_GROWTH_BYTES])
 			.map(String);
 		for (const e of enqueue) args.push(e.id, e.sealed, String(e.dueAt), String(e.deadline));
 		args.push(...remove);
