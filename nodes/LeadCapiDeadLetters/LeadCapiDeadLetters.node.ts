@@ -12,7 +12,7 @@ import { clientKeyProperty, outboxStoreOf, PLATFORM_FILTER } from '../common/out
 
 /** List output: counts and reasons per destination — event ids at most, never an event. */
 async function listQueue(store: outbox.OutboxStore, q: outbox.OutboxQueue, withIds: boolean) {
-	const dead = await store.deadLetters(q);
+	const dead = await store.deadLetters(q, outbox.outboxNow());
 	if (dead.length === 0) return undefined;
 	const reasons: Record<string, number> = {};
 	for (const d of dead) reasons[d.reason] = (reasons[d.reason] ?? 0) + 1;

@@ -39,10 +39,10 @@ export async function actOnDeadLetters(
 	selection: DeadLetterSelection,
 	now: number,
 ): Promise<DeadLetterAction> {
-	const dead = await store.deadLetters(q);
+	const dead = await store.deadLetters(q, now);
 	const ids = selectedIds(dead, selection, now);
 	const done = ids.length === 0 ? 0 : action === 'replay' ? await store.replay(q, ids, now) : await store.purge(q, ids);
-	const left = ids.length === 0 ? dead.length : (await store.deadLetters(q)).length;
+	const left = ids.length === 0 ? dead.length : (await store.deadLetters(q, now)).length;
 	return { ...q, found: dead.length, selected: ids.length, done, left };
 }
 

@@ -388,12 +388,17 @@ export class OutboxStore {
 		return this.client.zcard(this.keys(q).due);
 	}
 
-	async deadLetters(q: OutboxQueue): Promise<DeadLetter[]> {
+	/**
+	 * A queue's dead letters; with `now`, only those still within their keep time (older ones
+	 * are dropped at the queue's next write).
+	 */
+	async deadLetters(q: OutboxQueue, now?: number): Promise<DeadLetter[]> {
 		const all = await this.client.hgetall(this.keys(q).dead);
-		return Object.entries(all).map(([event_id, raw]) => {
+		const letters = Object.entries(all).map(([event_id, raw]) => {
 			const dead = JSON.parse(raw) as { reason: DeadReason; message: string; at: number };
 			return { event_id, reason: dead.reason, message: dead.message, at: dead.at };
 		});
+		return now === undefined ? letters : letters.filter((d) => now - d.at <= this.bounds.deadLetterMs);
 	}
 
 	/** Puts dead letters back in the queue, due at `now` (same event ids). Returns how many. */

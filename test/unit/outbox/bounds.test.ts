@@ -1,6 +1,7 @@
 import type Redis from 'ioredis';
 import { waitForReady } from '../../../shared/dedup';
 import {
+	actOnDeadLetters,
 	drainDue,
 	outboxKey,
 	OutboxStore,
@@ -101,6 +102,8 @@ describe('the bounded outbox', () => {
 		await queueEvent(store, key, down, entry('new'), { now: 0, dueAt: 0 });
 		await store.deadLetter(down, 'new', 'rejected', 'x', DAY / 2);
 		expect((await store.deadLetters(down)).map((d) => d.event_id).sort()).toEqual(['new', 'old']);
+		// Listed as of a time past the old one's keep time: it is not shown, even before it is dropped.
+		expect((await store.deadLetters(down, DAY + 1)).map((d) => d.event_id)).toEqual(['new']);
 		await queueEvent(store, key, down, entry('later'), { now: DAY + 1, dueAt: DAY + 1 });
 		expect((await store.deadLetters(down)).map((d) => d.event_id)).toEqual(['new']);
 		expect((await store.bytes(down)).dead).toBe((await redis.hstrlen(`${prefix}:outbox:{meta:px-down}:dead`, 'new')));
@@ -111,5 +114,29 @@ describe('the bounded outbox', () => {
 		await store.deadLetter(down, 'new', 'rejected', 'y', DAY + 4);
 		expect(await store.purge(down, ['new', 'missing'])).toBe(1);
 		expect((await store.bytes(down)).dead).toBe(0);
+	});
+
+	it('Replay and Purge act on their selection only and count what they did', async () => {
+		const store = new OutboxStore(redis, prefix);
+		for (const [id, at] of [['a', 0], ['b', 3 * DAY], ['c', 9 * DAY]] as const) {
+			await queueEvent(store, key, down, entry(id, 30 * DAY), { now: at, dueAt: at });
+			await store.deadLetter(down, id, 'rejected', 'no', at);
+		}
+		const now = 10 * DAY;
+		expect(await actOnDeadLetters(store, down, 'purge', { by: 'age', olderThanMs: 5 * DAY }, now)).toEqual({
+			...down,
+			found: 3,
+			selected: 2,
+			done: 2,
+			left: 1,
+		});
+		expect(await actOnDeadLetters(store, down, 'replay', { by: 'ids', ids: ['a', 'c'] }, now)).toEqual({
+			...down,
+			found: 1,
+			selected: 1,
+			done: 1,
+			left: 0,
+		});
+		expect(await store.pendingCount(down)).toBe(1);
 	});
 });
