@@ -107,8 +107,8 @@ local limit = nil
 local function memoryLimit()
   if limit == nil then
     limit = false
-    local info = redis.call('INFO', 'memory')
-    local max = tonumber(string.match(info, '\\nmaxmemory:(%d+)') or '0')
+    local ok, info = pcall(redis.call, 'INFO', 'memory')
+    local max = ok and tonumber(string.match(info, '\\nmaxmemory:(%d+)') or '0') or 0
     if max > 0 then limit = { used = tonumber(string.match(info, 'used_memory:(%d+)')), cap = max * (100 - headroom) / 100 } end
   end
   return limit

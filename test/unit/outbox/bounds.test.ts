@@ -10,6 +10,7 @@ import {
 	type OutboxQueue,
 } from '../../../shared/outbox';
 import { outboxBounds, OUTBOX_DEFAULTS, OUTBOX_TTL_MARGIN_MS } from '../../../shared/redis/budget';
+import { describeRedisMemory, keyFamily } from '../../../shared/redis/memory';
 import { dropPrefix, testRedis, uniquePrefix } from '../../support/redisClient';
 
 /** The outbox's bounds (shared/redis/budget.ts, enforced by OutboxStore's write script) in real Redis. */
@@ -138,5 +139,14 @@ describe('the bounded outbox', () => {
 			left: 0,
 		});
 		expect(await store.pendingCount(down)).toBe(1);
+	});
+
+	it("says what the outbox holds when Redis is full: its families and its bytes", async () => {
+		expect(keyFamily('leadcapi:acme:outbox:{meta:px}:entries')).toBe('outbox queued events');
+		expect(keyFamily('leadcapi:outbox:{meta:px}:dead')).toBe('outbox dead letters');
+		expect(keyFamily('leadcapi:outbox:queues')).toBe('outbox queued events');
+		const store = new OutboxStore(redis, prefix);
+		await queueEvent(store, key, down, entry('e1'), { now: 0, dueAt: 0 });
+		expect(await describeRedisMemory(redis)).toMatch(/the outbox [\d.]+ (B|KB|MB) of queued events in \d+ queues? and [\d.]+ (B|KB|MB) of dead letters/);
 	});
 });
