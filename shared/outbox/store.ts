@@ -168,10 +168,15 @@ end
 if redis.call('EXISTS', KEYS[2]) == 1 then
   local left = redis.call('PTTL', KEYS[2])
   if ttl > left then left = ttl end
-  if left <= 0 then left = margin end
-  redis.call('PEXPIRE', KEYS[2], left)
-  redis.call('PEXPIRE', KEYS[1], left)
-  redis.call('SET', KEYS[4], math.max(bytes, 0), 'PX', left)
+  if left > 0 then
+    redis.call('PEXPIRE', KEYS[2], left)
+    redis.call('PEXPIRE', KEYS[1], left)
+    redis.call('SET', KEYS[4], math.max(bytes, 0), 'PX', left)
+  else
+    -- a queue written before the bounds (no TTL) keeps none until an event is queued in it:
+    -- a short TTL here could drop entries whose window is still open
+    redis.call('SET', KEYS[4], math.max(bytes, 0))
+  end
 else
   redis.call('DEL', KEYS[4])
   if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], margin) end

@@ -149,4 +149,18 @@ describe('the bounded outbox', () => {
 		await queueEvent(store, key, down, entry('e1'), { now: 0, dueAt: 0 });
 		expect(await describeRedisMemory(redis)).toMatch(/the outbox [\d.]+ (B|KB|MB) of queued events in \d+ queues? and [\d.]+ (B|KB|MB) of dead letters/);
 	});
+
+	it('a queue written before the bounds (no TTLs) is not given a short TTL by a removal; its next queued event gives it its own', async () => {
+		const store = new OutboxStore(redis, prefix);
+		const entries = `${prefix}:outbox:{meta:px-down}:entries`;
+		await queueEvent(store, key, down, entry('old', 90 * DAY), { now: 0, dueAt: 0 });
+		await queueEvent(store, key, down, entry('old2', 90 * DAY), { now: 0, dueAt: 0 });
+		await redis.persist(entries);
+		await redis.persist(`${prefix}:outbox:{meta:px-down}:due`);
+		await store.remove(down, 'old2');
+		expect(await redis.pttl(entries)).toBe(-1);
+		expect(await store.pendingCount(down)).toBe(1);
+		await queueEvent(store, key, down, entry('new', 90 * DAY), { now: 0, dueAt: 0 });
+		expect(await redis.pttl(entries)).toBeGreaterThan(90 * DAY);
+	});
 });
