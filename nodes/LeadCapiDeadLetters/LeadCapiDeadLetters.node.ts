@@ -12,7 +12,7 @@ import { clientKeyProperty, outboxStoreOf, PLATFORM_FILTER } from '../common/out
 
 /** List output: counts and reasons per destination — event ids at most, never an event. */
 async function listQueue(store: outbox.OutboxStore, q: outbox.OutboxQueue, withIds: boolean) {
-	const dead = await store.deadLetters(q);
+	const dead = await store.deadLetters(q, outbox.outboxNow());
 	if (dead.length === 0) return undefined;
 	const reasons: Record<string, number> = {};
 	for (const d of dead) reasons[d.reason] = (reasons[d.reason] ?? 0) + 1;
@@ -30,6 +30,55 @@ async function listQueue(store: outbox.OutboxStore, q: outbox.OutboxQueue, withI
 	};
 }
 
+/** Replay's or Purge's selection from the panel: event ids (at least one), an age, or all. */
+function readSelection(ctx: IExecuteFunctions): outbox.DeadLetterSelection {
+	const by = ctx.getNodeParameter('selection', 0, 'ids') as 'ids' | 'age' | 'all';
+	if (by === 'all') return { by };
+	if (by === 'age')
+		return { by, olderThanMs: Number(ctx.getNodeParameter('olderThanDays', 0, 7)) * 86_400_000 };
+	const text = String(ctx.getNodeParameter('eventIds', 0, '')).trim();
+	const ids = text.split(/[\s,]+/).filter(Boolean);
+	if (ids.length === 0)
+		throw new NodeOperationError(ctx.getNode(), 'No event IDs given', {
+			description:
+				'Enter the event IDs to act on (List with Include Event IDs shows them), or set Select to Older Than or All Dead Letters',
+			itemIndex: 0,
+		});
+	return { by, ids };
+}
+
+/** One queue's counts: found, selected, replayed or purged, left. */
+function actionJson(
+	operation: 'replay' | 'purge',
+	selection: outbox.DeadLetterSelection,
+	done: outbox.DeadLetterAction,
+): IDataObject {
+	return {
+		platform: done.platform,
+		destination: done.destination,
+		selection: outbox.selectionText(selection),
+		found: done.found,
+		selected: done.selected,
+		[operation === 'replay' ? 'replayed' : 'purged']: done.done,
+		left: done.left,
+	};
+}
+
+/** Said first when the selection took no dead letter: what was looked at, so nothing is silent. */
+function nothingSelected(
+	operation: 'replay' | 'purge',
+	selection: outbox.DeadLetterSelection,
+	platform: string,
+	destination: string,
+): IDataObject {
+	const where = `${platform === 'all' ? 'every platform' : platform}${destination ? `, destination ${destination}` : ''}`;
+	return {
+		[operation === 'replay' ? 'replayed' : 'purged']: 0,
+		selection: outbox.selectionText(selection),
+		message: `no dead letter matched ${outbox.selectionText(selection)} in ${where}: nothing was ${operation === 'replay' ? 'replayed' : 'purged'}`,
+	};
+}
+
 /**
  * Dead letters of the outbox: List (counts and reasons per platform and destination), Replay
  * (back into the outbox under the same event ids, due now: the next drain sends them with the
@@ -42,7 +91,8 @@ export class LeadCapiDeadLetters implements INodeType {
 		icon: { light: 'file:../../icons/redis.svg', dark: 'file:../../icons/redis.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle:
+			'={{ {"list": "List dead letters", "replay": "Replay dead letters", "purge": "Purge dead letters"}[$parameter["operation"]] }}',
 		description: 'List, replay or purge conversion events the outbox gave up on',
 		defaults: { name: 'Lead CAPI Dead Letters' },
 		usableAsTool: true,
@@ -87,13 +137,58 @@ export class LeadCapiDeadLetters implements INodeType {
 				default: 'all',
 			},
 			{
+				displayName: 'Destination',
+				name: 'destination',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 1234567890',
+				description:
+					'Only the dead letters of this destination (pixel, dataset, ad account, tag, conversion action); empty: every destination of the platform chosen',
+			},
+			{
+				displayName: 'Select',
+				name: 'selection',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'By Event IDs',
+						value: 'ids',
+						description: 'The event IDs given (from List with Include Event IDs)',
+					},
+					{
+						name: 'Older Than',
+						value: 'age',
+						description: 'Those that went to dead letters more than a number of days ago',
+					},
+					{
+						name: 'All Dead Letters',
+						value: 'all',
+						description: 'Every dead letter of the platform and destination chosen',
+					},
+				],
+				default: 'ids',
+				description: 'Which dead letters to act on; all of them only when chosen here',
+				displayOptions: { show: { operation: ['replay', 'purge'] } },
+			},
+			{
 				displayName: 'Event IDs',
 				name: 'eventIds',
 				type: 'string',
 				default: '',
+				required: true,
 				placeholder: 'e.g. 3f2a…, 9b1c…',
-				description: 'Only these (comma-separated, from List with Include Event IDs); empty: all',
-				displayOptions: { show: { operation: ['replay', 'purge'] } },
+				description: 'Comma-separated, from List with Include Event IDs',
+				displayOptions: { show: { operation: ['replay', 'purge'], selection: ['ids'] } },
+			},
+			{
+				displayName: 'Older Than (Days)',
+				name: 'olderThanDays',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 7,
+				description: 'Dead letters that arrived at least this many days ago',
+				displayOptions: { show: { operation: ['replay', 'purge'], selection: ['age'] } },
 			},
 			{
 				displayName: 'Include Event IDs',
@@ -123,8 +218,11 @@ export class LeadCapiDeadLetters implements INodeType {
 			throw new NodeOperationError(this.getNode(), (error as Error).message, { itemIndex: 0 });
 		}
 		const store = await outboxStoreOf(this, prefix);
+		const destination = String(this.getNodeParameter('destination', 0, '')).trim();
 		const queues = (await store.queues()).filter(
-			(q) => platform === 'all' || q.platform === platform,
+			(q) =>
+				(platform === 'all' || q.platform === platform) &&
+				(!destination || q.destination === destination),
 		);
 		const out: IDataObject[] = [];
 		if (operation === 'list') {
@@ -134,19 +232,13 @@ export class LeadCapiDeadLetters implements INodeType {
 				if (listed) out.push(listed);
 			}
 		} else {
-			const text = String(this.getNodeParameter('eventIds', 0, '')).trim();
-			const ids = text ? text.split(/[\s,]+/).filter(Boolean) : 'all';
+			const selection = readSelection(this);
+			const now = outbox.outboxNow();
 			for (const q of queues) {
-				const n =
-					operation === 'replay'
-						? await store.replay(q, ids, outbox.outboxNow())
-						: await store.purge(q, ids);
-				out.push({
-					platform: q.platform,
-					destination: q.destination,
-					[operation === 'replay' ? 'replayed' : 'purged']: n,
-				});
+				const done = await outbox.actOnDeadLetters(store, q, operation, selection, now);
+				if (done.found) out.push(actionJson(operation, selection, done));
 			}
+			if (!out.some((o) => Number(o.selected) > 0)) out.unshift(nothingSelected(operation, selection, platform, destination));
 		}
 		return [out.map((json) => ({ json, pairedItem: { item: 0 } }))];
 	}

@@ -29,7 +29,7 @@ export class LeadCapiOutboxTrigger implements INodeType {
 		icon: { light: 'file:../../icons/redis.svg', dark: 'file:../../icons/redis.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["platform"] === "all" ? "All platforms" : $parameter["platform"]}}',
+		subtitle: `={{ ${JSON.stringify(Object.fromEntries(PLATFORM_FILTER.map((p) => [p.value, `Drains ${p.name}`])))}[$parameter["platform"]] }}`,
 		description:
 			'Emits conversion events waiting in the outbox whose next try is due, for the senders to deliver',
 		defaults: { name: 'Lead CAPI Outbox Trigger' },
@@ -37,8 +37,18 @@ export class LeadCapiOutboxTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'leadCapiRedisApi', required: true, testedBy: 'leadCapiRedisConnectionTest' },
-			{ name: 'leadCapiOutboxApi', required: true, testedBy: 'leadCapiOutboxKeyTest' },
+			{
+				name: 'leadCapiRedisApi',
+				displayName: 'Redis (Where the Outbox Lives)',
+				required: true,
+				testedBy: 'leadCapiRedisConnectionTest',
+			},
+			{
+				name: 'leadCapiOutboxApi',
+				displayName: 'Outbox Key (Opens the Queued Events)',
+				required: true,
+				testedBy: 'leadCapiOutboxKeyTest',
+			},
 		],
 		properties: [
 			{

@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import { formatBytes } from '../redis/memory';
+import { outboxBounds } from '../redis/budget';
 import { isClusterClient, type RedisClient } from '../redis/client';
 
 /**
@@ -34,7 +35,15 @@ export interface EvictionCheck {
 	warning?: string;
 	/** Why CONFIG GET was not used (e.g. the command is disabled). */
 	configRefused?: string;
+	/** Set when Redis keeps nothing on disk (no AOF, no RDB save): a restart loses the outbox. */
+	persistenceWarning?: string;
+	/** Set when the outbox's budget for one destination does not fit below the dedup headroom. */
+	headroomWarning?: string;
 }
+
+/** What an eviction or a restart without persistence would lose, named in every warning. */
+const AT_RISK =
+	'the dedup "sent" markers (a re-run then sends those events again — duplicates nobody is told about) and the outbox\'s queued events and dead letters (gone with no dead letter and no message)';
 
 export const EVICTION_ADVICE =
 	'set maxmemory-policy to noeviction (CONFIG SET maxmemory-policy noeviction, or your provider\'s parameter group) and keep the capture log in another database or instance (docs/dedup.md#eviction-and-the-sent-markers)';
@@ -51,18 +60,44 @@ export function assessEvictionPolicy(
 	if (policy === undefined) {
 		return {
 			...base,
-			warning: `${where}: its maxmemory-policy could not be read (${configRefused ?? 'no answer'}), so whether Redis may evict the dedup "sent" markers is unknown; an evicted marker means a duplicate event on the next re-run. Make sure the policy is noeviction: ${EVICTION_ADVICE}`,
+			warning: `${where}: its maxmemory-policy could not be read (${configRefused ?? 'no answer'}), so whether Redis may evict ${AT_RISK} is unknown. Make sure the policy is noeviction: ${EVICTION_ADVICE}`,
 		};
 	}
 	if (policy === 'noeviction' || maxmemory === 0) return { ...base, markersSafe: true };
 	const why = policy.startsWith('volatile-')
-		? 'every key this package writes has a TTL (sent markers: 30 days), so volatile-* policies may evict the markers too'
+		? 'every key this package writes has a TTL (sent markers: 30 days; outbox queues: their platform\'s window and a day; dead letters: 30 days), so volatile-* policies may evict them too'
 		: 'allkeys-* policies evict any key';
 	const limit = maxmemory ? ` with maxmemory ${formatBytes(maxmemory)}` : '';
 	return {
 		...base,
-		warning: `${where}: maxmemory-policy is ${policy}${limit}: when Redis fills up it may evict the dedup "sent" markers (${why}), and a re-run then sends those events again — duplicates nobody is told about. ${EVICTION_ADVICE[0].toUpperCase()}${EVICTION_ADVICE.slice(1)}`,
+		warning: `${where}: maxmemory-policy is ${policy}${limit}: when Redis fills up it may evict ${AT_RISK} (${why}). ${EVICTION_ADVICE[0].toUpperCase()}${EVICTION_ADVICE.slice(1)}`,
 	};
+}
+
+/** The warning for a Redis that keeps nothing on disk (no words when it does, or is unknown). */
+export function assessPersistence(where: string, save: string | undefined, appendonly: string | undefined): string | undefined {
+	if (save === undefined || appendonly === undefined) return undefined;
+	if (appendonly === 'yes' || save.trim() !== '') return undefined;
+	return `${where}: no persistence (appendonly no, save ""): a restart of Redis loses ${AT_RISK}. Turn on the append-only file (CONFIG SET appendonly yes, or your provider's persistence setting) where the outbox or the dedup store lives (docs/outbox.md#bounds)`;
+}
+
+/** The warning when one destination's outbox budget does not fit below the dedup headroom. */
+export function assessHeadroom(where: string, maxmemory: number | undefined): string | undefined {
+	const bounds = outboxBounds();
+	if (!maxmemory) return undefined;
+	const room = (maxmemory * (100 - bounds.headroomPercent)) / 100;
+	if (bounds.maxBytes <= room) return undefined;
+	return `${where}: maxmemory ${formatBytes(maxmemory)} leaves ${formatBytes(room)} to the outbox (${bounds.headroomPercent} % kept for the dedup markers, LEAD_CAPI_REDIS_HEADROOM_PERCENT), less than one destination's outbox budget of ${formatBytes(bounds.maxBytes)} (LEAD_CAPI_OUTBOX_MAX_MB): a destination that is down stops queueing at Redis's headroom, before its budget. Raise maxmemory or lower LEAD_CAPI_OUTBOX_MAX_MB (docs/dedup.md#sizing)`;
+}
+
+async function readPersistence(server: Redis): Promise<{ save?: string; appendonly?: string }> {
+	try {
+		const reply = (await server.call('CONFIG', 'GET', 'save')) as string[];
+		const aof = (await server.call('CONFIG', 'GET', 'appendonly')) as string[];
+		return { save: reply[1], appendonly: aof[1] };
+	} catch {
+		return {};
+	}
 }
 
 function infoField(info: string, name: string): string | undefined {
@@ -110,10 +145,25 @@ export async function checkEvictionPolicy(client: RedisClient, where: string): P
 		const checks = await Promise.all(
 			servers.map(async (server) => {
 				const read = await readPolicy(server);
-				return assessEvictionPolicy(where, read.policy, read.maxmemory, read.source, read.configRefused);
+				const persisted = await readPersistence(server);
+				const check = assessEvictionPolicy(where, read.policy, read.maxmemory, read.source, read.configRefused);
+				const persistenceWarning = assessPersistence(where, persisted.save, persisted.appendonly);
+				const headroomWarning = assessHeadroom(where, read.maxmemory);
+				return {
+					...check,
+					...(persistenceWarning ? { persistenceWarning } : {}),
+					...(headroomWarning ? { headroomWarning } : {}),
+				};
 			}),
 		);
-		return checks.find((c) => !c.markersSafe) ?? checks[0];
+		const worst = checks.find((c) => !c.markersSafe) ?? checks[0];
+		const persistenceWarning = checks.find((c) => c.persistenceWarning)?.persistenceWarning;
+		const headroomWarning = checks.find((c) => c.headroomWarning)?.headroomWarning;
+		return {
+			...worst,
+			...(persistenceWarning ? { persistenceWarning } : {}),
+			...(headroomWarning ? { headroomWarning } : {}),
+		};
 	} catch (error) {
 		return assessEvictionPolicy(where, undefined, undefined, 'unread', error instanceof Error ? error.message : String(error));
 	}
@@ -168,11 +218,12 @@ export async function warnIfMarkersEvictable(
 	if (!pending) return;
 	const now = options.now ?? Date.now;
 	const logged = pending.then((check) => {
-		if (!check.warning) return;
+		const lines = [check.warning, check.persistenceWarning, check.headroomWarning].filter(Boolean);
+		if (lines.length === 0) return;
 		const last = warnedAt.get(client);
 		if (last !== undefined && now() - last < EVICTION_WARNING_INTERVAL_MS) return;
 		warnedAt.set(client, now());
-		warn(check.warning);
+		for (const line of lines) warn(line as string);
 	});
 	if (!options.waitMs) return;
 	let timer: ReturnType<typeof setTimeout> | undefined;

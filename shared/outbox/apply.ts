@@ -1,7 +1,7 @@
 import type { ItemResult, KeptFacts } from '../dispatch/types';
 import { deadlineOf, type Queued } from './outbox';
 import type { OutboxPlatform } from './run';
-import type { OutboxEntry } from './store';
+import { LAST_ERROR_CHARS, type OutboxEntry } from './store';
 
 /** What the outbox writes on the item results it takes: the entry queued, and what became of it. */
 
@@ -28,7 +28,7 @@ export function entryOf(
 		payload: kept.payload,
 		attempts,
 		deadline: deadlineOf(r.event_time!, adapter.eventTimeWindow.seconds),
-		...(attempts > 0 && r.error ? { last_error: r.error } : {}),
+		...(attempts > 0 && r.error ? { last_error: r.error.slice(0, LAST_ERROR_CHARS) } : {}),
 		queued_at: now,
 		...(kept.facts.ledger ? { ledger: kept.facts.ledger } : {}),
 	};

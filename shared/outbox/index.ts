@@ -19,3 +19,10 @@ export { queueBuilt } from './queueBuilt';
 export { settleOutbox } from './settleRun';
 export { countOutboxMoves } from './counts';
 export { finishOutbox, type FinishInput } from './finish';
+export {
+	actOnDeadLetters,
+	selectedIds,
+	selectionText,
+	type DeadLetterAction,
+	type DeadLetterSelection,
+} from './deadLetters';

@@ -1,6 +1,7 @@
 import { nextTryDelayMs } from './backoff';
 import { open, OutboxDecryptError, seal, type OutboxKey } from './crypto';
-import type { DeadReason, OutboxEntry, OutboxQueue, OutboxStore, QueueWrites } from './store';
+import { formatBytes } from '../redis/memory';
+import { LAST_ERROR_CHARS, type DeadReason, type OutboxEntry, type OutboxQueue, type OutboxStore, type QueueWrites, type Refused } from './store';
 
 /** Binds a sealed entry to its queue and event id: moved elsewhere, it no longer opens. */
 export const entryAad = (q: OutboxQueue, id: string) => `${q.platform}|${q.destination}|${id}`;
@@ -36,8 +37,8 @@ export class OutboxWrites {
 		return entry.writes;
 	}
 
-	enqueue(q: OutboxQueue, id: string, sealed: string, dueAt: number): void {
-		this.of(q).enqueue.push({ id, sealed, dueAt });
+	enqueue(q: OutboxQueue, id: string, sealed: string, dueAt: number, deadline: number): void {
+		this.of(q).enqueue.push({ id, sealed, dueAt, deadline });
 	}
 
 	remove(q: OutboxQueue, id: string): void {
@@ -53,10 +54,16 @@ export class OutboxWrites {
 		return [...this.byQueue.values()];
 	}
 
-	/** Applies every queue's writes (one script each); throws the first queue's error. */
-	async flush(store: OutboxStore, now: number): Promise<void> {
-		for (const { q, writes } of this.byQueue.values()) await store.apply(q, writes, now);
+	/**
+	 * Applies every queue's writes (one script each); throws the first queue's error. Returns
+	 * the new entries the outbox refused (at its bound), as `platform|destination|event id` → why.
+	 */
+	async flush(store: OutboxStore, now: number): Promise<Map<string, Refused['why']>> {
+		const refused = new Map<string, Refused['why']>();
+		for (const { q, writes } of this.byQueue.values())
+			for (const r of await store.apply(q, writes, now)) refused.set(entryAad(q, r.id), r.why);
 		this.byQueue.clear();
+		return refused;
 	}
 }
 
@@ -78,7 +85,7 @@ export function planQueue(
 		writes.dead(q, entry.event_id, 'expired', EXPIRED_MESSAGE, sealed);
 		return { queued: false, reason: 'expired', message: EXPIRED_MESSAGE };
 	}
-	writes.enqueue(q, entry.event_id, sealed, nextTry);
+	writes.enqueue(q, entry.event_id, sealed, nextTry, entry.deadline);
 	const honoured =
 		options.dueAt === undefined &&
 		options.retryAfterMs !== undefined &&
@@ -91,17 +98,29 @@ export function planQueue(
 	};
 }
 
-/** planQueue for one event, written at once. */
+/**
+ * Why the outbox refused a new event of `q`, in words a user can act on: the outbox, the
+ * destination, what is at its bound and the fix (never what the event holds).
+ */
+export function refusedMessage(store: OutboxStore, q: OutboxQueue, why: Refused['why']): string {
+	const where = `the outbox of ${q.platform} destination ${q.destination}`;
+	if (why === 'memory')
+		return `not queued: ${where} refused a new event: Redis is within the ${store.bounds.headroomPercent} % of maxmemory the outbox leaves to the dedup markers (LEAD_CAPI_REDIS_HEADROOM_PERCENT), so other destinations keep sending. Fix: raise Redis's maxmemory, lower LEAD_CAPI_OUTBOX_MAX_MB, or Purge dead letters; re-run the execution to send it (docs/outbox.md#bounds)`;
+	return `not queued: ${where} is full (${formatBytes(store.bounds.maxBytes)} of queued events and dead letters, LEAD_CAPI_OUTBOX_MAX_MB): its new events are refused until it drains; other destinations are not affected. Fix: bring ${q.platform} back (its credential, the Lead CAPI Outbox Trigger's workflow), Replay or Purge its dead letters, or raise LEAD_CAPI_OUTBOX_MAX_MB; re-run the execution to send it (docs/outbox.md#bounds)`;
+}
+
+/** planQueue for one event, written at once (a refusal at the bound: not queued, with why). */
 export async function queueEvent(
 	store: OutboxStore,
 	key: OutboxKey,
 	q: OutboxQueue,
 	entry: OutboxEntry,
 	options: { now: number; retryAfterMs?: number; random?: () => number; dueAt?: number },
-): Promise<Queued> {
+): Promise<Queued | { queued: false; refused: Refused['why']; message: string }> {
 	const writes = new OutboxWrites();
 	const queued = planQueue(key, q, entry, options, writes);
-	await writes.flush(store, options.now);
+	const refused = (await writes.flush(store, options.now)).get(entryAad(q, entry.event_id));
+	if (refused) return { queued: false, refused, message: refusedMessage(store, q, refused) };
 	return queued;
 }
 
@@ -241,7 +260,7 @@ export function planSettle(
 		return { delivered: true };
 	}
 	if ((sent.status === 'failed' || sent.status === 'skipped') && sent.retryable) {
-		const next = { ...entry, attempts: entry.attempts + 1, last_error: sent.error };
+		const next = { ...entry, attempts: entry.attempts + 1, last_error: sent.error?.slice(0, LAST_ERROR_CHARS) };
 		return planQueue(key, q, next, options, writes);
 	}
 	const message = sent.error ?? `not sent (${sent.status})`;

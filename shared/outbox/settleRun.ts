@@ -1,6 +1,7 @@
 import type { ItemResult } from '../dispatch/types';
 import { applyQueued, entryOf, errorText } from './apply';
-import { OutboxWrites, planQueue, planSettle, type Queued } from './outbox';
+import { entryAad, OutboxWrites, planQueue, planSettle, refusedMessage, type Queued } from './outbox';
+import { atBound } from './queueBuilt';
 import type { KeptEvents, OpenedEntries, OutboxMoves, OutboxPlatform, RunOutbox } from './run';
 
 /** What each result the outbox takes will become, once the run's writes are applied. */
@@ -65,14 +66,21 @@ export async function settleOutbox(
 	}
 	const writes = new OutboxWrites();
 	const planned = planWrites(run, adapter, results, kept, opened, now, writes);
+	let refused: Map<string, 'budget' | 'memory'>;
 	try {
-		await writes.flush(run.store, now);
+		refused = await writes.flush(run.store, now);
 	} catch (error) {
 		for (const i of planned.keys())
 			results[i].warnings.push(`the outbox could not be written: ${errorText(error)}`);
 		return moves;
 	}
 	for (const [i, settled] of planned) {
+		const q = { platform: adapter.platform, destination: results[i].destination };
+		const why = results[i].event_id && refused.get(entryAad(q, results[i].event_id!));
+		if (why) {
+			atBound(results[i], refusedMessage(run.store, q, why));
+			continue;
+		}
 		const moved = applyQueued(results[i], settled);
 		if (moved) moves.set(i, moved);
 	}

@@ -2,6 +2,23 @@ import { isClusterClient, type RedisClient } from '../redis/client';
 import type { KeptLedgerWrite } from '../dispatch/types';
 import { DEFAULT_KEY_PREFIX } from '../clientKey';
 import type { Platform } from '../types';
+import { OUTBOX_TTL_MARGIN_MS, outboxBounds, type OutboxBounds } from '../redis/budget';
+
+/** How much of a failure's message an entry keeps. */
+export const LAST_ERROR_CHARS = 300;
+
+/**
+ * Bytes the budget keeps per queued entry for what it may still grow by: a retry's message
+ * (LAST_ERROR_CHARS, sealed: base64) and its dead-letter record (reason and message). With it,
+ * the bytes held never pass the budget, whatever becomes of the entries already queued.
+ */
+export const ENTRY_GROWTH_BYTES = 1024;
+
+/** A new entry the outbox did not take: its destination's budget is spent, or Redis's headroom. */
+export interface Refused {
+	id: string;
+	why: 'budget' | 'memory';
+}
 
 /** One outbox: a client's (key prefix) queue for one platform destination. */
 export interface OutboxQueue {
@@ -20,6 +37,7 @@ export interface OutboxEntry {
 	attempts: number;
 	/** Unix ms after which the platform no longer accepts the event. */
 	deadline: number;
+	/** The last failure's message, at most LAST_ERROR_CHARS (an entry grows by little when retried). */
 	last_error?: string;
 	queued_at: number;
 	/**
@@ -35,7 +53,8 @@ export interface OutboxEntry {
  * with the reason (`sealed`: the entry to keep, when it changed; else the one queued).
  */
 export interface QueueWrites {
-	enqueue: Array<{ id: string; sealed: string; dueAt: number }>;
+	/** `deadline`: when the platform's window ends for the event (the queue's keys outlive it). */
+	enqueue: Array<{ id: string; sealed: string; dueAt: number; deadline: number }>;
 	remove: string[];
 	dead: Array<{ id: string; reason: DeadReason; message: string; sealed?: string }>;
 }
@@ -68,45 +87,156 @@ for _, id in ipairs(ids) do
 end
 return out`;
 
+/**
+ * KEYS: due, entries, dead, bytes (queued bytes), deadbytes, deadat (dead letter → when).
+ * ARGV: now, #enqueue, #remove, #dead, maxBytes, headroom %, dead-letter ms, TTL margin ms,
+ * growth bytes kept per queued entry (ENTRY_GROWTH_BYTES),
+ * then (id, sealed, dueAt, deadline)…, id…, (id, reason, message, sealed)…
+ * Returns the refused new entries: id, 'budget' | 'memory', … (an entry already queued is
+ * never refused: queueing it again replaces it).
+ */
 const APPLY = `
 local now = tonumber(ARGV[1])
-local i = 5
+local maxBytes = tonumber(ARGV[5])
+local growth = tonumber(ARGV[9])
+local headroom = tonumber(ARGV[6])
+local keep = tonumber(ARGV[7])
+local margin = tonumber(ARGV[8])
+local function num(key) return tonumber(redis.call('GET', key) or '0') end
+local limit = nil
+local function memoryLimit()
+  if limit == nil then
+    limit = false
+    local ok, info = pcall(redis.call, 'INFO', 'memory')
+    local max = ok and tonumber(string.match(info, '\\nmaxmemory:(%d+)') or '0') or 0
+    if max > 0 then limit = { used = tonumber(string.match(info, 'used_memory:(%d+)')), cap = max * (100 - headroom) / 100 } end
+  end
+  return limit
+end
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[6], '-inf', now - keep)) do
+  redis.call('DECRBY', KEYS[5], redis.call('HSTRLEN', KEYS[3], id))
+  redis.call('HDEL', KEYS[3], id)
+  redis.call('ZREM', KEYS[6], id)
+end
+local bytes = num(KEYS[4])
+local dead = num(KEYS[5])
+local refused = {}
+local ttl = 0
+local i = 10
+local count = redis.call('HLEN', KEYS[2])
 for _ = 1, tonumber(ARGV[2]) do
-  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
-  redis.call('ZADD', KEYS[1], ARGV[i + 2], ARGV[i])
-  i = i + 3
+  local id, sealed = ARGV[i], ARGV[i + 1]
+  local prev = redis.call('HSTRLEN', KEYS[2], id)
+  local add = #sealed - prev
+  local mem = memoryLimit()
+  local why = nil
+  if prev == 0 and bytes + dead + add + (count + 1) * growth > maxBytes then why = 'budget'
+  elseif prev == 0 and mem and mem.used + add > mem.cap then why = 'memory' end
+  if why then
+    table.insert(refused, id)
+    table.insert(refused, why)
+  else
+    redis.call('HSET', KEYS[2], id, sealed)
+    redis.call('ZADD', KEYS[1], ARGV[i + 2], id)
+    if mem then mem.used = mem.used + add end
+    bytes = bytes + add
+    if prev == 0 then count = count + 1 end
+    ttl = math.max(ttl, tonumber(ARGV[i + 3]) - now + margin)
+  end
+  i = i + 4
 end
 for _ = 1, tonumber(ARGV[3]) do
+  bytes = bytes - redis.call('HSTRLEN', KEYS[2], ARGV[i])
   redis.call('ZREM', KEYS[1], ARGV[i])
   redis.call('HDEL', KEYS[2], ARGV[i])
   i = i + 1
 end
+local deadWritten = tonumber(ARGV[4]) > 0
 for _ = 1, tonumber(ARGV[4]) do
   local id = ARGV[i]
   local sealed = ARGV[i + 3]
   if sealed == '' then sealed = redis.call('HGET', KEYS[2], id) or '' end
+  bytes = bytes - redis.call('HSTRLEN', KEYS[2], id)
   redis.call('ZREM', KEYS[1], id)
   redis.call('HDEL', KEYS[2], id)
-  redis.call('HSET', KEYS[3], id, cjson.encode({reason = ARGV[i + 1], message = ARGV[i + 2], at = now, sealed = sealed}))
+  local record = cjson.encode({reason = ARGV[i + 1], message = ARGV[i + 2], at = now, sealed = sealed})
+  dead = dead + #record - redis.call('HSTRLEN', KEYS[3], id)
+  redis.call('HSET', KEYS[3], id, record)
+  redis.call('ZADD', KEYS[6], now, id)
   i = i + 4
 end
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  local left = redis.call('PTTL', KEYS[2])
+  if ttl > left then left = ttl end
+  if left > 0 then
+    redis.call('PEXPIRE', KEYS[2], left)
+    redis.call('PEXPIRE', KEYS[1], left)
+    redis.call('SET', KEYS[4], math.max(bytes, 0), 'PX', left)
+  else
+    -- a queue written before the bounds (no TTL) keeps none until an event is queued in it:
+    -- a short TTL here could drop entries whose window is still open
+    redis.call('SET', KEYS[4], math.max(bytes, 0))
+  end
+else
+  redis.call('DEL', KEYS[4])
+  if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], margin) end
+end
+if redis.call('EXISTS', KEYS[3]) == 1 then
+  if deadWritten or redis.call('PTTL', KEYS[3]) < 0 then
+    redis.call('PEXPIRE', KEYS[3], keep)
+    redis.call('PEXPIRE', KEYS[6], keep)
+  end
+  redis.call('SET', KEYS[5], math.max(dead, 0), 'PX', redis.call('PTTL', KEYS[3]))
+else
+  redis.call('DEL', KEYS[5], KEYS[6])
+end
+return refused`;
+
+/** Lists a queue in the index, its TTL at least the queue's (one key of its own slot). */
+const LIST = `
+redis.call('SADD', KEYS[1], ARGV[1])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 1`;
 
+/** KEYS: due, entries, dead, bytes, deadbytes, deadat; ARGV: id…, now, TTL margin ms. */
 const REPLAY = `
 local moved = 0
-for i = 1, #ARGV - 1 do
+local now, margin = ARGV[#ARGV - 1], tonumber(ARGV[#ARGV])
+for i = 1, #ARGV - 2 do
   local raw = redis.call('HGET', KEYS[3], ARGV[i])
   if raw then
     local dead = cjson.decode(raw)
+    redis.call('DECRBY', KEYS[5], #raw)
     redis.call('HDEL', KEYS[3], ARGV[i])
+    redis.call('ZREM', KEYS[6], ARGV[i])
     if dead.sealed and dead.sealed ~= '' then
+      redis.call('INCRBY', KEYS[4], #dead.sealed - redis.call('HSTRLEN', KEYS[2], ARGV[i]))
       redis.call('HSET', KEYS[2], ARGV[i], dead.sealed)
-      redis.call('ZADD', KEYS[1], ARGV[#ARGV], ARGV[i])
+      redis.call('ZADD', KEYS[1], now, ARGV[i])
       moved = moved + 1
     end
   end
 end
+for _, key in ipairs({KEYS[1], KEYS[2], KEYS[4]}) do
+  if redis.call('PTTL', key) < margin then redis.call('PEXPIRE', key, margin) end
+end
+local deadTtl = redis.call('PTTL', KEYS[3])
+if deadTtl > 0 then redis.call('PEXPIRE', KEYS[5], deadTtl) else redis.call('DEL', KEYS[5], KEYS[6]) end
 return moved`;
+
+/** KEYS: dead, deadbytes, deadat; ARGV: id…. Returns how many were deleted. */
+const PURGE = `
+local n = 0
+for i = 1, #ARGV do
+  local size = redis.call('HSTRLEN', KEYS[1], ARGV[i])
+  if redis.call('HDEL', KEYS[1], ARGV[i]) == 1 then
+    n = n + 1
+    redis.call('DECRBY', KEYS[2], size)
+  end
+  redis.call('ZREM', KEYS[3], ARGV[i])
+end
+if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('DEL', KEYS[2], KEYS[3]) end
+return n`;
 
 /**
  * The outbox in Redis. Per queue three keys sharing a hash tag (one Cluster slot):
@@ -118,56 +248,95 @@ return moved`;
 export class OutboxStore {
 	readonly prefix: string;
 
+	readonly bounds: OutboxBounds;
+
 	constructor(
 		private readonly client: RedisClient,
 		prefix?: string,
+		bounds: Partial<OutboxBounds> = {},
 	) {
 		this.prefix = prefix || DEFAULT_KEY_PREFIX;
+		this.bounds = { ...outboxBounds(), ...bounds };
+	}
+
+	private keyList(q: OutboxQueue): string[] {
+		const k = this.keys(q);
+		return [k.due, k.entries, k.dead, k.bytes, k.deadBytes, k.deadAt];
 	}
 
 	private keys(q: OutboxQueue) {
 		const base = `${this.prefix}:outbox:{${q.platform}:${q.destination}}`;
-		return { due: `${base}:due`, entries: `${base}:entries`, dead: `${base}:dead` };
+		return {
+			due: `${base}:due`,
+			entries: `${base}:entries`,
+			dead: `${base}:dead`,
+			bytes: `${base}:bytes`,
+			deadBytes: `${base}:deadbytes`,
+			deadAt: `${base}:deadat`,
+		};
 	}
 
 	private get index() {
 		return `${this.prefix}:outbox:queues`;
 	}
 
-	/** Queues an entry (sealed) for `dueAt`; the same event id queued again replaces it. */
-	async enqueue(q: OutboxQueue, id: string, sealed: string, dueAt: number): Promise<void> {
-		await this.apply(q, { enqueue: [{ id, sealed, dueAt }], remove: [], dead: [] }, dueAt);
+	/**
+	 * Queues an entry (sealed) for `dueAt`; the same event id queued again replaces it. Returns
+	 * false when the outbox refused it (the destination's budget, or Redis's headroom).
+	 */
+	async enqueue(
+		q: OutboxQueue,
+		id: string,
+		sealed: string,
+		dueAt: number,
+		deadline = dueAt + OUTBOX_TTL_MARGIN_MS,
+	): Promise<boolean> {
+		const writes = { enqueue: [{ id, sealed, dueAt, deadline }], remove: [], dead: [] };
+		return (await this.apply(q, writes, dueAt)).length === 0;
 	}
 
 	/**
-	 * Applies a queue's writes in one script (atomic for the queue) and — when entries were
-	 * queued or dead-lettered — lists the queue (SADD, every time: a list lost to eviction comes
-	 * back with the next write). One round trip (a pipeline); two on a Cluster, where the list
-	 * is in another slot.
+	 * Applies a queue's writes in one script (atomic for the queue): new entries past the
+	 * destination's byte budget, or that would eat into Redis's headroom (bounds), are refused
+	 * and returned; every key of the queue gets a TTL (the queued ones past the latest deadline
+	 * plus a margin, dead letters their keep time, older dead letters dropped). When entries were
+	 * queued or dead-lettered it lists the queue (every time: a list lost comes back with the
+	 * next write). One round trip (a pipeline); two on a Cluster, where the list is elsewhere.
 	 */
-	async apply(q: OutboxQueue, writes: QueueWrites, now: number): Promise<void> {
+	async apply(q: OutboxQueue, writes: QueueWrites, now: number): Promise<Refused[]> {
 		const { enqueue, remove, dead } = writes;
-		if (enqueue.length + remove.length + dead.length === 0) return;
-		const k = this.keys(q);
-		const args = [String(now), String(enqueue.length), String(remove.length), String(dead.length)];
-		for (const e of enqueue) args.push(e.id, e.sealed, String(e.dueAt));
+		if (enqueue.length + remove.length + dead.length === 0) return [];
+		const b = this.bounds;
+		const args = [now, enqueue.length, remove.length, dead.length, b.maxBytes, b.headroomPercent]
+			.concat([b.deadLetterMs, OUTBOX_TTL_MARGIN_MS, ENTRY_GROWTH_BYTES])
+			.map(String);
+		for (const e of enqueue) args.push(e.id, e.sealed, String(e.dueAt), String(e.deadline));
 		args.push(...remove);
 		for (const d of dead) args.push(d.id, d.reason, d.message.slice(0, 300), d.sealed ?? '');
 		const listed = enqueue.length + dead.length > 0;
-		const member = `${q.platform}|${q.destination}`;
+		const listTtl = Math.max(b.deadLetterMs, ...enqueue.map((e) => e.deadline - now)) + OUTBOX_TTL_MARGIN_MS;
+		const listArgs = [LIST, 1, this.index, `${q.platform}|${q.destination}`, String(listTtl)] as const;
 		if (!listed || isClusterClient(this.client)) {
-			await this.client.eval(APPLY, 3, k.due, k.entries, k.dead, ...args);
-			if (listed) await this.client.sadd(this.index, member);
-			return;
+			const reply = await this.client.eval(APPLY, 6, ...this.keyList(q), ...args);
+			if (listed) await this.client.eval(...listArgs);
+			return refusedOf(reply);
 		}
 		const replies = await this.client
 			.pipeline()
-			.eval(APPLY, 3, k.due, k.entries, k.dead, ...args)
-			.sadd(this.index, member)
+			.eval(APPLY, 6, ...this.keyList(q), ...args)
+			.eval(...listArgs)
 			.exec();
 		const failed = (replies ?? []).find(([error]) => error);
 		if (failed) throw failed[0];
 		if (!replies) throw new Error('the outbox write got no reply');
+		return refusedOf(replies[0][1]);
+	}
+
+	/** Bytes a queue holds (its sealed queued events and its dead letters, as counted). */
+	async bytes(q: OutboxQueue): Promise<{ queued: number; dead: number }> {
+		const k = this.keys(q);
+		const [queued, dead] = await this.client.mget(k.bytes, k.deadBytes);
+		return { queued: Number(queued ?? 0), dead: Number(dead ?? 0) };
 	}
 
 	async queues(): Promise<OutboxQueue[]> {
@@ -224,38 +393,39 @@ export class OutboxStore {
 		return this.client.zcard(this.keys(q).due);
 	}
 
-	async deadLetters(q: OutboxQueue): Promise<DeadLetter[]> {
+	/**
+	 * A queue's dead letters; with `now`, only those still within their keep time (older ones
+	 * are dropped at the queue's next write).
+	 */
+	async deadLetters(q: OutboxQueue, now?: number): Promise<DeadLetter[]> {
 		const all = await this.client.hgetall(this.keys(q).dead);
-		return Object.entries(all).map(([event_id, raw]) => {
+		const letters = Object.entries(all).map(([event_id, raw]) => {
 			const dead = JSON.parse(raw) as { reason: DeadReason; message: string; at: number };
 			return { event_id, reason: dead.reason, message: dead.message, at: dead.at };
 		});
+		return now === undefined ? letters : letters.filter((d) => now - d.at <= this.bounds.deadLetterMs);
 	}
 
 	/** Puts dead letters back in the queue, due at `now` (same event ids). Returns how many. */
 	async replay(q: OutboxQueue, ids: string[] | 'all', now: number): Promise<number> {
-		const k = this.keys(q);
-		const chosen = ids === 'all' ? await this.client.hkeys(k.dead) : ids;
+		const chosen = ids === 'all' ? await this.client.hkeys(this.keys(q).dead) : ids;
 		if (chosen.length === 0) return 0;
-		return (await this.client.eval(
-			REPLAY,
-			3,
-			k.due,
-			k.entries,
-			k.dead,
-			...chosen,
-			String(now),
-		)) as number;
+		const margin = String(OUTBOX_TTL_MARGIN_MS);
+		return (await this.client.eval(REPLAY, 6, ...this.keyList(q), ...chosen, String(now), margin)) as number;
 	}
 
 	/** Deletes dead letters for good. Returns how many. */
 	async purge(q: OutboxQueue, ids: string[] | 'all'): Promise<number> {
 		const k = this.keys(q);
-		if (ids === 'all') {
-			const n = await this.client.hlen(k.dead);
-			await this.client.del(k.dead);
-			return n;
-		}
-		return ids.length ? this.client.hdel(k.dead, ...ids) : 0;
+		const chosen = ids === 'all' ? await this.client.hkeys(k.dead) : ids;
+		if (chosen.length === 0) return 0;
+		return (await this.client.eval(PURGE, 3, k.dead, k.deadBytes, k.deadAt, ...chosen)) as number;
 	}
+}
+
+function refusedOf(reply: unknown): Refused[] {
+	const flat = (reply ?? []) as string[];
+	const out: Refused[] = [];
+	for (let i = 0; i < flat.length; i += 2) out.push({ id: flat[i], why: flat[i + 1] as Refused['why'] });
+	return out;
 }

@@ -39,6 +39,8 @@ const PLATFORM_SEGMENT = new RegExp(`:(?:${PLATFORMS.join('|')}):`);
 /** The package's key families, from a key's shape (`<prefix>[:<client>]:<family>:…`). */
 export function keyFamily(key: string): string {
 	if (/:capturelog:/.test(key)) return 'capture logs';
+	if (/:outbox:.*:(dead|deadbytes|deadat)$/.test(key)) return 'outbox dead letters';
+	if (/:outbox:/.test(key)) return 'outbox queued events';
 	if (/:stats:/.test(key)) return 'health counters';
 	if (/:refused:/.test(key)) return 'refusal counters';
 	if (PLATFORM_SEGMENT.test(key)) {
@@ -53,10 +55,12 @@ interface ServerMemory {
 	policy: string;
 	keys: number;
 	logs: Array<{ key: string; entries: number; bytes: number; usage?: number }>;
+	/** The outbox's byte counts (queued events, dead letters) summed over its queues. */
+	outbox: { queued: number; dead: number; queues: number };
 	sample: Map<string, number>;
 }
 
-async function capturelogKeys(server: Redis, deadline: number): Promise<string[]> {
+async function scanKeys(server: Redis, deadline: number, match: string, type: string): Promise<string[]> {
 	const keys: string[] = [];
 	let cursor = '0';
 	for (let round = 0; round < SCAN_ROUNDS && Date.now() < deadline; round++) {
@@ -64,11 +68,11 @@ async function capturelogKeys(server: Redis, deadline: number): Promise<string[]
 			'SCAN',
 			cursor,
 			'MATCH',
-			'*:capturelog:*',
+			match,
 			'COUNT',
 			'5000',
 			'TYPE',
-			'stream',
+			type,
 		)) as [string, string[]];
 		keys.push(...found);
 		cursor = next;
@@ -81,12 +85,22 @@ async function serverMemory(server: Redis, deadline: number): Promise<ServerMemo
 	const [memory, keyspace] = await Promise.all([server.info('memory'), server.info('keyspace')]);
 	const keys = [...keyspace.matchAll(/keys=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
 	const logs: ServerMemory['logs'] = [];
-	for (const key of await capturelogKeys(server, deadline)) {
+	for (const key of await scanKeys(server, deadline, '*:capturelog:*', 'stream')) {
 		if (Date.now() > deadline) break;
 		const size = await captureLogSize(server, key);
 		const usage = await server.call('MEMORY', 'USAGE', key, 'SAMPLES', '5').catch(() => null);
 		logs.push({ key, ...size, ...(typeof usage === 'number' ? { usage } : {}) });
 	}
+	const outbox = { queued: 0, dead: 0, queues: 0 };
+	const counters = await scanKeys(server, deadline, '*:outbox:*bytes', 'string');
+	const values = counters.length ? await server.mget(...counters) : [];
+	counters.forEach((key, i) => {
+		if (key.endsWith(':deadbytes')) outbox.dead += Number(values[i] ?? 0);
+		else {
+			outbox.queued += Number(values[i] ?? 0);
+			outbox.queues++;
+		}
+	});
 	const sample = new Map<string, number>();
 	const pipeline = server.pipeline();
 	for (let i = 0; i < SAMPLE_KEYS; i++) pipeline.randomkey();
@@ -101,6 +115,7 @@ async function serverMemory(server: Redis, deadline: number): Promise<ServerMemo
 		policy: infoField(memory, 'maxmemory_policy') ?? 'unknown',
 		keys,
 		logs,
+		outbox,
 		sample,
 	};
 }
@@ -120,6 +135,10 @@ function describeServer(m: ServerMemory): string {
 	} else {
 		parts.push('no capture log found');
 	}
+	if (m.outbox.queued + m.outbox.dead > 0)
+		parts.push(
+			`the outbox ${formatBytes(m.outbox.queued)} of queued events in ${m.outbox.queues} queue${m.outbox.queues === 1 ? '' : 's'} and ${formatBytes(m.outbox.dead)} of dead letters`,
+		);
 	const sampled = [...m.sample.values()].reduce((a, b) => a + b, 0);
 	if (sampled) {
 		const shares = [...m.sample.entries()]
@@ -157,7 +176,7 @@ export async function describeRedisMemory(client: RedisClient): Promise<string> 
 
 /** Advice that follows every out-of-memory report. */
 export const OUT_OF_MEMORY_ADVICE =
-	'raise maxmemory, lower the capture logs\' Max Size (MB), or move the capture log to another database or instance (docs/dedup.md#redis-memory)';
+	'raise maxmemory; lower the capture logs\' Max Size (MB) or move the capture log to another database or instance; bring a down platform back, Purge its dead letters (Lead CAPI Dead Letters) or lower LEAD_CAPI_OUTBOX_MAX_MB if the outbox fills it (docs/dedup.md#redis-memory)';
 
 /**
  * `error` itself unless Redis refused a write for lack of memory; then an Error whose message

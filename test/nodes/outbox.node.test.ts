@@ -121,6 +121,20 @@ describe('outbox through the nodes (real Redis, Meta stand-in)', () => {
 		expect(standIn.received).toHaveLength(3);
 	});
 
+	it('the panel tells the two credentials apart and the canvas subtitles read as words', () => {
+		const t = new LeadCapiOutboxTrigger().description;
+		const labels = (t.credentials ?? []).map((c) => c.displayName);
+		expect(labels).toEqual(['Redis (Where the Outbox Lives)', 'Outbox Key (Opens the Queued Events)']);
+		// n8n evaluates the subtitle as an expression over the parameters: here its body, evaluated alike.
+		const evaluate = (subtitle: string, parameter: Record<string, string>) =>
+			new Function('$parameter', `return ${subtitle.replace(/^=\{\{|\}\}$/g, '')}`)(parameter);
+		expect(evaluate(String(t.subtitle), { platform: 'meta' })).toBe('Drains Meta');
+		expect(evaluate(String(t.subtitle), { platform: 'all' })).toBe('Drains All Platforms');
+		const d = new LeadCapiDeadLetters().description;
+		expect(evaluate(String(d.subtitle), { operation: 'list' })).toBe('List dead letters');
+		expect(evaluate(String(d.subtitle), { operation: 'purge' })).toBe('Purge dead letters');
+	});
+
 	it('a drained event that fails again is queued again with one more attempt', async () => {
 		standIn.queueFaults(Array(5).fill(PLATFORM_DOWN));
 		await runExecute(meta, [webLead(7) as unknown as IDataObject], { credentials: credentials() });
@@ -200,15 +214,46 @@ describe('outbox through the nodes (real Redis, Meta stand-in)', () => {
 		]);
 		expect(JSON.stringify(list)).not.toMatch(/@|user_data/);
 
+		// Replay acts on a selection: nothing without one, "all" only when chosen.
+		await expect(
+			runExecute(dead, [{}], { credentials: credentials(), params: { operation: 'replay' } }),
+		).rejects.toThrow('No event IDs given');
+		const tooYoung = json(
+			(
+				await runExecute(dead, [{}], {
+					credentials: credentials(),
+					params: { operation: 'replay', selection: 'age', olderThanDays: 1 },
+				})
+			).outputs[0],
+		);
+		expect(tooYoung[0]).toEqual({
+			replayed: 0,
+			selection: 'dead letters older than 1 days',
+			message: 'no dead letter matched dead letters older than 1 days in every platform: nothing was replayed',
+		});
 		const replayed = json(
 			(
 				await runExecute(dead, [{}], {
 					credentials: credentials(),
-					params: { operation: 'replay' },
+					params: {
+						operation: 'replay',
+						destination: '1234567890',
+						eventIds: `${String(queued[0].event_id)}, not-a-dead-letter`,
+					},
 				})
 			).outputs[0],
 		);
-		expect(replayed[0]).toMatchObject({ replayed: 1 });
+		expect(replayed).toEqual([
+			{
+				platform: 'meta',
+				destination: '1234567890',
+				selection: '2 event ids',
+				found: 1,
+				selected: 1,
+				replayed: 1,
+				left: 0,
+			},
+		]);
 		const drained = (await poll())![0];
 		expect((drained[0].json.outbox as IDataObject).event_id).toBe(queued[0].event_id);
 		await runExecute(meta, drained, { credentials: credentials() });
@@ -225,10 +270,14 @@ describe('outbox through the nodes (real Redis, Meta stand-in)', () => {
 			} as never).ctx,
 		);
 		const purged = json(
-			(await runExecute(dead, [{}], { credentials: credentials(), params: { operation: 'purge' } }))
-				.outputs[0],
+			(
+				await runExecute(dead, [{}], {
+					credentials: credentials(),
+					params: { operation: 'purge', selection: 'all' },
+				})
+			).outputs[0],
 		);
-		expect(purged[0]).toMatchObject({ purged: 1 });
+		expect(purged[0]).toMatchObject({ selection: 'all dead letters', found: 1, purged: 1, left: 0 });
 		expect(
 			json(
 				(

@@ -207,6 +207,24 @@ describe("a sender run's outbox (shared/outbox) in real Redis", () => {
 			expect(await health()).toMatchObject({ queued: 1, failed: 0 });
 		});
 
+		it("past the destination's outbox budget a retryable failure is not queued: failed, retryable, naming the outbox, the destination and the fix", async () => {
+			const small: RunOutbox = { on: true, store: new OutboxStore(redis, prefix, { maxBytes: 4_000 }), key: KEY };
+			const results = await execute([lead('a'), lead('b'), lead('c'), lead('d')], {
+				outbox: small,
+				answer: failing({ status: 'failed', error: '503', retryable: true }),
+			});
+			const statuses = results.map((r) => r.status);
+			expect(statuses.filter((x) => x === 'queued').length).toBeGreaterThan(0);
+			const refused = results.filter((r) => r.status === 'failed');
+			expect(refused.length).toBeGreaterThan(0);
+			for (const r of refused) {
+				expect(r.retryable).toBe(true);
+				expect(r.error).toMatch(/^503; not queued: the outbox of meta destination d1 is full \(3\.9 KB of queued events and dead letters, LEAD_CAPI_OUTBOX_MAX_MB\)/);
+				expect(r.error).toContain('Fix: bring meta back');
+			}
+			expect(await small.store.pendingCount(q)).toBe(statuses.filter((x) => x === 'queued').length);
+		});
+
 		it('a failure that retrying cannot mend is not queued', async () => {
 			const [r] = await execute([lead('a')], {
 				answer: failing({ status: 'failed', error: 'invalid pixel', retryable: false }),
