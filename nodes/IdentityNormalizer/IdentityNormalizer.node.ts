@@ -61,7 +61,7 @@ export class IdentityNormalizer implements INodeType {
 		version: 1,
 		subtitle: `={{ $parameter["operation"] === "report" ? "Health report: last " + $parameter["hours"] + " h" : [].concat($parameter["platforms"] || []).length === 1 ? ${optionNameExpression('[].concat($parameter["platforms"])[0]', PLATFORM_OPTIONS, '"1 platform"')} : [].concat($parameter["platforms"] || []).length + " platforms" }}`,
 		description:
-			'Normalize and hash a lead\'s identity exactly as each ad platform receives it, with match keys, a match-quality estimate and warnings',
+			"Normalize and hash a lead's identity exactly as each ad platform receives it, with match keys, a match-quality estimate and warnings",
 		defaults: { name: 'Identity Normalizer' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -137,7 +137,7 @@ export class IdentityNormalizer implements INodeType {
 						name: "This Workflow's Destinations",
 						value: 'workflow',
 						description:
-							"The destinations the senders of this workflow (without a Client Key) sent to, and the refusals of its triggers; in a report workflow of its own (its senders sent nothing in the window), every destination of this credential without a Client Key",
+							'The destinations the senders of this workflow (without a Client Key) sent to, and the refusals of its triggers; in a report workflow of its own (its senders sent nothing and its triggers refused nothing in the window), every destination of this credential without a Client Key',
 					},
 					{
 						name: 'All Destinations Without a Client Key',
@@ -213,7 +213,8 @@ export class IdentityNormalizer implements INodeType {
 		const platforms = (this.getNodeParameter('platforms', 0) as Platform[]).filter((p) =>
 			PLATFORMS.includes(p),
 		);
-		if (this.getNodeParameter('operation', 0) === 'report') return [await healthReport(this, platforms)];
+		if (this.getNodeParameter('operation', 0) === 'report')
+			return [await healthReport(this, platforms)];
 		const options = this.getNodeParameter('options', 0, {}) as NormalizerOptions;
 		const field = (options.outputField || 'identity').trim();
 		const out: INodeExecutionData[] = [];
@@ -316,7 +317,11 @@ function phoneFor(
 	arrivedHashed: boolean,
 ): IDataObject | undefined {
 	if (!hashes || hashes.length === 0) return undefined;
-	return { sha256: [...hashes], expects: phoneHashForm(PLATFORM_ADAPTERS[platform].identity), arrived_hashed: arrivedHashed };
+	return {
+		sha256: [...hashes],
+		expects: phoneHashForm(PLATFORM_ADAPTERS[platform].identity),
+		arrived_hashed: arrivedHashed,
+	};
 }
 
 /**
@@ -340,7 +345,10 @@ async function healthReport(
 		clientKey = readClientKey(ctx.getNodeParameter('clientKey', 0, ''));
 		prefix = namespacedPrefix(keyPrefix, clientKey);
 	} catch (error) {
-		throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
+		throw new NodeOperationError(
+			ctx.getNode(),
+			error instanceof Error ? error.message : String(error),
+		);
 	}
 	let stats;
 	let refused;
@@ -357,7 +365,10 @@ async function healthReport(
 		// (a SCAN pattern: the Redis store; the in-memory store has no patterns).
 		refused = await store!.readRefusals(everyUnkeyed ? `${prefix}:workflow:*` : scope, { hours });
 	} catch (error) {
-		throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
+		throw new NodeOperationError(
+			ctx.getNode(),
+			error instanceof Error ? error.message : String(error),
+		);
 	}
 	const { scope } = scoped;
 	if (platforms.includes('meta')) {
@@ -365,7 +376,10 @@ async function healthReport(
 		try {
 			stats = await withConversionLeadsHealth(store!, prefix, stats, own, hours);
 		} catch (error) {
-			throw new NodeOperationError(ctx.getNode(), error instanceof Error ? error.message : String(error));
+			throw new NodeOperationError(
+				ctx.getNode(),
+				error instanceof Error ? error.message : String(error),
+			);
 		}
 	}
 	// Then one item per Lead Capture Trigger path that refused deliveries (bad signature, origin,
@@ -406,8 +420,8 @@ interface ReportScope {
 
 /**
  * The report's scope. With a Client Key: that client's. Without one: every unkeyed destination
- * when chosen, else this workflow's own, unless this workflow's senders sent nothing in the window
- * (a report workflow of its own, with no senders): then what the credential's dedup store holds
+ * when chosen, else this workflow's own, unless this workflow's senders sent nothing and its
+ * triggers refused nothing in the window (a report workflow of its own): then what the credential's dedup store holds
  * without a Client Key, as a report workflow expects.
  */
 async function reportScope(
@@ -417,24 +431,33 @@ async function reportScope(
 	clientKey: string | undefined,
 	hours: number,
 ): Promise<ReportScope> {
-	if (clientKey) return { scope: prefix, everyUnkeyed: false, own: [], described: `Client Key "${clientKey}"` };
+	if (clientKey)
+		return { scope: prefix, everyUnkeyed: false, own: [], described: `Client Key "${clientKey}"` };
 	const every = 'every destination without a Client Key';
 	if (ctx.getNodeParameter('unkeyedScope', 0, 'workflow') === 'all') {
 		return { scope: prefix, everyUnkeyed: true, own: [], described: every };
 	}
 	const scope = ownWorkflowScope(ctx, prefix);
 	const own = await store.readStats(scope, { hours });
-	if (own.length > 0) return { scope, everyUnkeyed: false, own, described: "this workflow's destinations" };
+	// A workflow whose senders sent or whose triggers refused something is reported on its own.
+	if (own.length > 0 || (await store.readRefusals(scope, { hours })).length > 0) {
+		return { scope, everyUnkeyed: false, own, described: "this workflow's destinations" };
+	}
 	return {
 		scope: prefix,
 		everyUnkeyed: true,
 		own: [],
-		described: `${every} (this workflow's senders sent nothing in the window: a report workflow of its own)`,
+		described: `${every} (this workflow's senders sent nothing and its triggers refused nothing in the window: a report workflow of its own)`,
 	};
 }
 
 /** The one item of a report with nothing to show: what it looked at, so that "nothing" is an answer. */
-function emptyReport(scoped: ReportScope, store: string, platforms: Platform[], hours: number): IDataObject {
+function emptyReport(
+	scoped: ReportScope,
+	store: string,
+	platforms: Platform[],
+	hours: number,
+): IDataObject {
 	return {
 		report: 'empty',
 		scope: scoped.described,

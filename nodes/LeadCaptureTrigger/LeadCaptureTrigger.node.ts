@@ -77,7 +77,7 @@ function clientKeyOf(ctx: IHookFunctions | IWebhookFunctions): string | undefine
 	} catch (error) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Settings → Client Key: ${error instanceof Error ? error.message : String(error)}`,
+			`Options → Client Key: ${error instanceof Error ? error.message : String(error)}`,
 			{ description: 'Use a short slug per client, e.g. acme or acme-eu, the same in its Lead Rule Filter and senders.' },
 		);
 	}

@@ -295,10 +295,12 @@ export const captureTriggerProperties: INodeProperties[] = [
 		default: 'redis',
 	},
 	{
-		displayName: 'Settings',
+		// Shown as Options (n8n's word for a node's own optional fields): "Settings" is also the
+		// tab with n8n's node settings (On Error, Retry On Fail). The stored name stays `settings`.
+		displayName: 'Options',
 		name: 'settings',
 		type: 'collection',
-		placeholder: 'Add Setting',
+		placeholder: 'Add Option',
 		default: {},
 		options: [
 			{

@@ -142,8 +142,8 @@ export class RefusalLogLimiter {
 const REFUSAL_ADVICE: Record<RefusalReason, string> = {
 	signature:
 		"check that the trigger's Lead Capture Webhook credential holds the exact secret the sender signs with (Typeform: the webhook's Secret; Tally: Signing secret; Calendly: webhook signing key; Cal.com: the webhook's Secret)",
-	origin: "add the page's origin to Settings → Allowed Origins, or leave that setting empty",
-	size: 'raise Settings → Max Body Size (KB) if such deliveries are expected',
+	origin: "add the page's origin to Options → Allowed Origins, or leave that setting empty",
+	size: 'raise Options → Max Body Size (KB) if such deliveries are expected',
 	method: 'deliveries must be POST requests',
 	body: 'check what the sender posts (content type and JSON)',
 	record: "check the trigger's field mapping and record ID settings against what the sender posts",

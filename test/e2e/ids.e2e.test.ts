@@ -140,7 +140,7 @@ describe('ids that survive parsing and tenant-safe defaults in a real n8n', () =
 	it('a Client Key with a space is a configuration error: the workflow does not go live, n8n says why', async () => {
 		// A Client Key with a space: once a warning while the capture log silently stopped.
 		const bad = flow('e2eIdsBadKeyFlw1', 'e2e-ids-bad-key', meta, {}, 'acme corp');
-		const reason = 'Settings → Client Key: client key "acme corp" must be 1-64 letters, digits, dots, dashes or underscores';
+		const reason = 'Options → Client Key: client key "acme corp" must be 1-64 letters, digits, dots, dashes or underscores';
 		const before = (standIn.received as Received[]).length;
 		// Activating it is refused with the trigger's reason (what the editor shows when the
 		// workflow is switched on; n8n 2.x reports the failed publication with it).

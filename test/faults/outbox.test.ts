@@ -1,11 +1,11 @@
-import type { IDataObject, INode, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { LeadCapiOutboxTrigger } from '../../nodes/LeadCapiOutboxTrigger/LeadCapiOutboxTrigger.node';
 import { MetaConversions } from '../../nodes/MetaConversions/MetaConversions.node';
 import { outbox, type DispatchItem } from '../../shared';
 import { statusCounts } from '../support/faultFigures';
 import { closePooledClient, FAULT_PIXEL, faultHarness, sleep } from '../support/faultHarness';
 import { crmLead } from '../support/leads';
-import { runExecute } from '../nodes/support/context';
+import { outboxPollContext, runExecute } from '../nodes/support/context';
 
 /*
  * The outbox under faults, through the nodes themselves (the Meta sender and the Lead CAPI
@@ -54,16 +54,6 @@ const ROWS = {
 	},
 };
 
-function pollContext(credentials: Record<string, IDataObject>) {
-	return {
-		getNodeParameter: (name: string, fallback?: unknown) =>
-			({ platform: 'all', maxEvents: 5000, clientKey: '' })[name] ?? fallback,
-		getCredentials: async (name: string) => credentials[name],
-		getNode: () => ({ name: 'Lead CAPI Outbox Trigger', type: 'leadCapiOutboxTrigger' }) as INode,
-		logger: { warn: () => undefined, debug: () => undefined, info: () => undefined },
-	} as unknown as IPollFunctions;
-}
-
 describe('outbox under faults', () => {
 	const meta = new MetaConversions();
 	const trigger = new LeadCapiOutboxTrigger();
@@ -99,7 +89,7 @@ describe('outbox under faults', () => {
 		for (const id of await h.admin.zrange(due, 0, -1)) await h.admin.zadd(due, 0, id);
 	};
 	const poll = async (key = KEY) =>
-		(await trigger.poll!.call(pollContext(credentials(key))))?.[0] ?? [];
+		(await trigger.poll!.call(outboxPollContext(credentials(key), 5000)))?.[0] ?? [];
 	const drainSend = (items: INodeExecutionData[]) =>
 		runExecute(meta, items, { credentials: credentials(), onError: 'continueRegularOutput' });
 	const asItems = (records: ReturnType<typeof crmLead>[]): DispatchItem[] =>

@@ -1,4 +1,4 @@
-import type { IDataObject, INode, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { LeadCapiOutboxTrigger } from '../../nodes/LeadCapiOutboxTrigger/LeadCapiOutboxTrigger.node';
 import { MetaConversions } from '../../nodes/MetaConversions/MetaConversions.node';
 import { outbox, type DispatchItem } from '../../shared';
@@ -6,7 +6,7 @@ import { formatBytes } from '../../shared/redis/memory';
 import { statusCounts } from '../support/faultFigures';
 import { closePooledClient, FAULT_PIXEL, faultHarness } from '../support/faultHarness';
 import { crmLead } from '../support/leads';
-import { runExecute } from '../nodes/support/context';
+import { outboxPollContext, runExecute } from '../nodes/support/context';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startMetaStandIn } = require('../standins/meta.js');
 
@@ -44,16 +44,6 @@ const HEADROOM_ROW = {
 	expected:
 		"the healthy destination 100 % sent (its dedup claims and markers never refused: OOM), the down destination's new events refused once Redis reaches maxmemory less the headroom (20 %), failed, retryable, naming the outbox, the destination and the fix",
 };
-
-function pollContext(credentials: Record<string, IDataObject>) {
-	return {
-		getNodeParameter: (name: string, fallback?: unknown) =>
-			({ platform: 'all', maxEvents: 1000, clientKey: '' })[name] ?? fallback,
-		getCredentials: async (name: string) => credentials[name],
-		getNode: () => ({ name: 'Lead CAPI Outbox Trigger', type: 'leadCapiOutboxTrigger' }) as INode,
-		logger: { warn: () => undefined, debug: () => undefined, info: () => undefined },
-	} as unknown as IPollFunctions;
-}
 
 describe('one platform down until the outbox is at its bound; the healthy destination on the same Redis keeps sending', () => {
 	const meta = new MetaConversions();
@@ -105,7 +95,7 @@ describe('one platform down until the outbox is at its bound; the healthy destin
 					1,
 					`${h.prefix}:outbox:{meta:${DOWN_PIXEL}}:due`,
 				);
-				const taken = (await trigger.poll!.call(pollContext(credentials(DOWN_PIXEL, down.url))))?.[0] ?? [];
+				const taken = (await trigger.poll!.call(outboxPollContext(credentials(DOWN_PIXEL, down.url), 1000)))?.[0] ?? [];
 				down.queueFaults(Array(10).fill(PLATFORM_DOWN));
 				const again = json(
 					(await runExecute(meta, taken, { credentials: credentials(DOWN_PIXEL, down.url), onError: 'continueRegularOutput' }))

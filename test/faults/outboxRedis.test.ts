@@ -1,4 +1,4 @@
-import type { IDataObject, INode, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { LeadCapiOutboxTrigger } from '../../nodes/LeadCapiOutboxTrigger/LeadCapiOutboxTrigger.node';
 import { MetaConversions } from '../../nodes/MetaConversions/MetaConversions.node';
 import { outbox, type DispatchItem } from '../../shared';
@@ -6,7 +6,7 @@ import { statusCounts } from '../support/faultFigures';
 import { closePooledClient, FAULT_PIXEL, faultHarness, sleep } from '../support/faultHarness';
 import { crmLead } from '../support/leads';
 import { until } from '../support/redisTopology';
-import { runExecute } from '../nodes/support/context';
+import { outboxPollContext, runExecute } from '../nodes/support/context';
 
 /*
  * The outbox's Redis killed mid-drain and restarted from its append-only file (appendonly yes,
@@ -30,16 +30,6 @@ const ROW = {
 		'the batch at Meta is recorded once Redis is back (the run holds its claims meanwhile) and leaves the outbox; the poll during the outage fails, the drain during it fails each of its items, and neither takes anything; every event delivered once, the outbox empty, no dead letters',
 };
 
-function pollContext(credentials: Record<string, IDataObject>) {
-	return {
-		getNodeParameter: (name: string, fallback?: unknown) =>
-			({ platform: 'all', maxEvents: PER_POLL, clientKey: '' })[name] ?? fallback,
-		getCredentials: async (name: string) => credentials[name],
-		getNode: () => ({ name: 'Lead CAPI Outbox Trigger', type: 'leadCapiOutboxTrigger' }) as INode,
-		logger: { warn: () => undefined, debug: () => undefined, info: () => undefined },
-	} as unknown as IPollFunctions;
-}
-
 describe('the outbox with its Redis killed mid-drain and restarted from the append-only file', () => {
 	const meta = new MetaConversions();
 	const trigger = new LeadCapiOutboxTrigger();
@@ -56,7 +46,7 @@ describe('the outbox with its Redis killed mid-drain and restarted from the appe
 	const json = (items: INodeExecutionData[]) => items.map((i) => i.json as IDataObject);
 	const queue = { platform: 'meta' as const, destination: FAULT_PIXEL };
 	const store = () => new outbox.OutboxStore(h.admin, h.prefix);
-	const poll = async () => (await trigger.poll!.call(pollContext(credentials())))?.[0] ?? [];
+	const poll = async () => (await trigger.poll!.call(outboxPollContext(credentials(), PER_POLL)))?.[0] ?? [];
 	const drainSend = (items: INodeExecutionData[]) =>
 		runExecute(meta, items, { credentials: credentials(), onError: 'continueRegularOutput' });
 	const ids = (items: INodeExecutionData[]) =>

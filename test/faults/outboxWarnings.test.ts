@@ -1,11 +1,11 @@
-import type { IDataObject, INode, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { LeadCapiOutboxTrigger } from '../../nodes/LeadCapiOutboxTrigger/LeadCapiOutboxTrigger.node';
 import { MetaConversions } from '../../nodes/MetaConversions/MetaConversions.node';
 import { checkEvictionPolicy, outbox, type DispatchItem } from '../../shared';
 import { statusCounts } from '../support/faultFigures';
 import { closePooledClient, FAULT_PIXEL, faultHarness } from '../support/faultHarness';
 import { crmLead } from '../support/leads';
-import { runExecute } from '../nodes/support/context';
+import { outboxPollContext, runExecute } from '../nodes/support/context';
 
 /*
  * A Redis that can lose queued events — maxmemory-policy allkeys-lru, no append-only file and no
@@ -24,16 +24,6 @@ const ROW = {
 	expected:
 		'the connect check warns that eviction and a restart would lose the queued events and dead letters (and the dedup markers), each with what to set; every queued event delivered once',
 };
-
-function pollContext(credentials: Record<string, IDataObject>) {
-	return {
-		getNodeParameter: (name: string, fallback?: unknown) =>
-			({ platform: 'all', maxEvents: 1000, clientKey: '' })[name] ?? fallback,
-		getCredentials: async (name: string) => credentials[name],
-		getNode: () => ({ name: 'Lead CAPI Outbox Trigger', type: 'leadCapiOutboxTrigger' }) as INode,
-		logger: { warn: () => undefined, debug: () => undefined, info: () => undefined },
-	} as unknown as IPollFunctions;
-}
 
 describe('warnings that name what is at risk: the outbox on an evicting Redis without persistence', () => {
 	const meta = new MetaConversions();
@@ -62,7 +52,7 @@ describe('warnings that name what is at risk: the outbox on an evicting Redis wi
 		expect(check.persistenceWarning).toMatch(/no persistence \(appendonly no, save ""\): a restart of Redis loses .* the outbox's queued events and dead letters/);
 		expect(await new outbox.OutboxStore(h.admin, h.prefix).pendingCount({ platform: 'meta', destination: FAULT_PIXEL })).toBe(LEADS);
 
-		const taken = (await trigger.poll!.call(pollContext(credentials())))?.[0] ?? [];
+		const taken = (await trigger.poll!.call(outboxPollContext(credentials(), 1000)))?.[0] ?? [];
 		expect(taken).toHaveLength(LEADS);
 		const sent = json((await runExecute(meta, taken, { credentials: credentials() })).outputs[0]);
 		expect(statusCounts(sent as never)).toEqual({ sent: LEADS });

@@ -405,7 +405,7 @@ describe('Lead Capture Trigger node: webhook() answers deliveries before any exe
 		const res = await post(s, body, { 'x-signature': sign(body) });
 		expect(res.status).toBe(500);
 		expect(String(res.json.message)).toBe(
-			'Settings → Client Key: client key "acme corp" must be 1-64 letters, digits, dots, dashes or underscores',
+			'Options → Client Key: client key "acme corp" must be 1-64 letters, digits, dots, dashes or underscores',
 		);
 		expect(s.executions).toHaveLength(0);
 		const { ctx } = webhookContext(node, { req: {}, res: {}, webhookName: 'default' }, {

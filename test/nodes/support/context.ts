@@ -10,6 +10,7 @@ import {
 	type INodeParameters,
 	type INodeType,
 	type IPairedItemData,
+	type IPollFunctions,
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 import { withCredentialDefaults } from './credentials';
@@ -272,4 +273,18 @@ export function webhookContext(
 		helpers: helpers(n8nNode, getCredentials),
 	};
 	return { ctx: strict(ctx, 'IWebhookFunctions') as unknown as IWebhookFunctions, record };
+}
+
+/**
+ * A poll context for the Lead CAPI Outbox Trigger as the fault suite drives it: every platform,
+ * no Client Key, `maxEvents` per poll, the credentials by name, a quiet logger.
+ */
+export function outboxPollContext(credentials: Record<string, IDataObject>, maxEvents: number): IPollFunctions {
+	return {
+		getNodeParameter: (name: string, fallback?: unknown) =>
+			({ platform: 'all', maxEvents, clientKey: '' })[name] ?? fallback,
+		getCredentials: async (name: string) => credentials[name],
+		getNode: () => ({ name: 'Lead CAPI Outbox Trigger', type: 'leadCapiOutboxTrigger' }) as INode,
+		logger: { warn: () => undefined, debug: () => undefined, info: () => undefined },
+	} as unknown as IPollFunctions;
 }
