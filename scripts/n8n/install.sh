@@ -89,6 +89,14 @@ if [ ! -f "$RUNTIME/package-lock.json" ] || [ ! -f "$RUNTIME/package.json" ]; th
   exit 1
 fi
 if [ -n "${LEAD_CAPI_NODE:-}" ]; then
+  # npm finds its global npmrc under the prefix of the node that runs it: with another node first
+  # on PATH it would read that node's (empty) one and lose this machine's registry settings — a
+  # cafile for a TLS-inspecting proxy among them (SELF_SIGNED_CERT_IN_CHAIN on the first package
+  # not in the cache). Keep the machine's global npmrc.
+  if [ -z "${npm_config_globalconfig:-}" ] && command -v npm >/dev/null 2>&1; then
+    npm_config_globalconfig="$(npm config get globalconfig 2>/dev/null || true)"
+    if [ -f "$npm_config_globalconfig" ]; then export npm_config_globalconfig; else unset npm_config_globalconfig; fi
+  fi
   PATH="$(cd "$(dirname "$LEAD_CAPI_NODE")" && pwd):$PATH"; export PATH
 fi
 
