@@ -212,6 +212,7 @@ export function failedItemError(
 	platform: string,
 	results: ItemResult[],
 	index: number,
+	runSummary = summary(results),
 ): NodeApiError | NodeOperationError {
 	const failed = results[index];
 	const error = failed.error ?? 'unknown error';
@@ -232,7 +233,7 @@ export function failedItemError(
 	const description = joinSentences(
 		storeDown ? undefined : error,
 		notQueued,
-		`This run: ${summary(results)}`,
+		`This run: ${runSummary}`,
 		next,
 		ON_ERROR_ADVICE,
 	);
@@ -404,11 +405,13 @@ export function outputItems(
 	results: ItemResult[],
 ): INodeExecutionData[] {
 	const toErrorOutput = ctx.getNode().onError === 'continueErrorOutput';
+	// One summary of the run for every failed item's error (not one pass over the run per item).
+	const runSummary = toErrorOutput ? summary(results) : '';
 	return results.map((result, i) => ({
 		json: result as unknown as IDataObject,
 		pairedItem: { item: i },
 		...(toErrorOutput && result.status === 'failed'
-			? { error: failedItemError(ctx, platform, results, i) }
+			? { error: failedItemError(ctx, platform, results, i, runSummary) }
 			: {}),
 	}));
 }

@@ -24,9 +24,14 @@ export interface DeadLetterAction {
 }
 
 /** The ids of a queue's dead letters that a selection takes. */
-export function selectedIds(dead: DeadLetter[], selection: DeadLetterSelection, now: number): string[] {
+export function selectedIds(
+	dead: DeadLetter[],
+	selection: DeadLetterSelection,
+	now: number,
+): string[] {
 	if (selection.by === 'all') return dead.map((d) => d.event_id);
-	if (selection.by === 'age') return dead.filter((d) => now - d.at >= selection.olderThanMs).map((d) => d.event_id);
+	if (selection.by === 'age')
+		return dead.filter((d) => now - d.at >= selection.olderThanMs).map((d) => d.event_id);
 	const wanted = new Set(selection.ids);
 	return dead.filter((d) => wanted.has(d.event_id)).map((d) => d.event_id);
 }
@@ -41,14 +46,21 @@ export async function actOnDeadLetters(
 ): Promise<DeadLetterAction> {
 	const dead = await store.deadLetters(q, now);
 	const ids = selectedIds(dead, selection, now);
-	const done = ids.length === 0 ? 0 : action === 'replay' ? await store.replay(q, ids, now) : await store.purge(q, ids);
-	const left = ids.length === 0 ? dead.length : (await store.deadLetters(q, now)).length;
-	return { ...q, found: dead.length, selected: ids.length, done, left };
+	const done =
+		ids.length === 0
+			? 0
+			: action === 'replay'
+				? await store.replay(q, ids, now)
+				: await store.purge(q, ids);
+	// Replay and Purge both take every selected dead letter out of the dead letters (a replay
+	// without a sealed entry to put back only drops it), so what is left follows from the read.
+	return { ...q, found: dead.length, selected: ids.length, done, left: dead.length - ids.length };
 }
 
 /** A selection in words, for the output and an empty result. */
 export function selectionText(selection: DeadLetterSelection): string {
 	if (selection.by === 'all') return 'all dead letters';
-	if (selection.by === 'age') return `dead letters older than ${selection.olderThanMs / 86_400_000} days`;
+	if (selection.by === 'age')
+		return `dead letters older than ${selection.olderThanMs / 86_400_000} days`;
 	return `${selection.ids.length} event id${selection.ids.length === 1 ? '' : 's'}`;
 }

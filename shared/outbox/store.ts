@@ -312,10 +312,18 @@ export class OutboxStore {
 			.map(String);
 		for (const e of enqueue) args.push(e.id, e.sealed, String(e.dueAt), String(e.deadline));
 		args.push(...remove);
-		for (const d of dead) args.push(d.id, d.reason, d.message.slice(0, 300), d.sealed ?? '');
+		for (const d of dead)
+			args.push(d.id, d.reason, d.message.slice(0, LAST_ERROR_CHARS), d.sealed ?? '');
 		const listed = enqueue.length + dead.length > 0;
-		const listTtl = Math.max(b.deadLetterMs, ...enqueue.map((e) => e.deadline - now)) + OUTBOX_TTL_MARGIN_MS;
-		const listArgs = [LIST, 1, this.index, `${q.platform}|${q.destination}`, String(listTtl)] as const;
+		const listTtl =
+			Math.max(b.deadLetterMs, ...enqueue.map((e) => e.deadline - now)) + OUTBOX_TTL_MARGIN_MS;
+		const listArgs = [
+			LIST,
+			1,
+			this.index,
+			`${q.platform}|${q.destination}`,
+			String(listTtl),
+		] as const;
 		if (!listed || isClusterClient(this.client)) {
 			const reply = await this.client.eval(APPLY, 6, ...this.keyList(q), ...args);
 			if (listed) await this.client.eval(...listArgs);
@@ -403,7 +411,9 @@ export class OutboxStore {
 			const dead = JSON.parse(raw) as { reason: DeadReason; message: string; at: number };
 			return { event_id, reason: dead.reason, message: dead.message, at: dead.at };
 		});
-		return now === undefined ? letters : letters.filter((d) => now - d.at <= this.bounds.deadLetterMs);
+		return now === undefined
+			? letters
+			: letters.filter((d) => now - d.at <= this.bounds.deadLetterMs);
 	}
 
 	/** Puts dead letters back in the queue, due at `now` (same event ids). Returns how many. */
@@ -411,7 +421,14 @@ export class OutboxStore {
 		const chosen = ids === 'all' ? await this.client.hkeys(this.keys(q).dead) : ids;
 		if (chosen.length === 0) return 0;
 		const margin = String(OUTBOX_TTL_MARGIN_MS);
-		return (await this.client.eval(REPLAY, 6, ...this.keyList(q), ...chosen, String(now), margin)) as number;
+		return (await this.client.eval(
+			REPLAY,
+			6,
+			...this.keyList(q),
+			...chosen,
+			String(now),
+			margin,
+		)) as number;
 	}
 
 	/** Deletes dead letters for good. Returns how many. */
@@ -426,6 +443,7 @@ export class OutboxStore {
 function refusedOf(reply: unknown): Refused[] {
 	const flat = (reply ?? []) as string[];
 	const out: Refused[] = [];
-	for (let i = 0; i < flat.length; i += 2) out.push({ id: flat[i], why: flat[i + 1] as Refused['why'] });
+	for (let i = 0; i < flat.length; i += 2)
+		out.push({ id: flat[i], why: flat[i + 1] as Refused['why'] });
 	return out;
 }
